@@ -1,0 +1,388 @@
+"""The hand model: :class:`Meld`, :class:`Situation`, :class:`Hand` (immutable) and
+:class:`HandBatch` (the same facts for N hands as NumPy arrays, what the kernels eat)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from enum import IntEnum
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .errors import (HandSizeError, MeldError, RuleSetError, SituationError,
+                     TileCountError, WinningTileError)
+from .rules.registry import RuleSet, get_rules
+from .tiles import FLOWER_BASE, N_KINDS, WIND_LETTERS, tile_name
+
+
+class MeldKind(IntEnum):
+    CHOW = 0
+    PUNG = 1
+    KONG = 2
+
+
+# Bits of HandBatch.meld_flags / the third column of HandBatch.melds
+MELD_CONCEALED = 1   # concealed kong
+MELD_ADDED = 2       # added kong (a claimed pung promoted with the 4th tile)
+
+# Bits of HandBatch.flags
+SELF_DRAWN = 1 << 0
+FOURTH_TILE = 1 << 1
+LAST_TILE = 1 << 2
+KONG_REPLACEMENT = 1 << 3
+ROBBING_KONG = 1 << 4
+ORIGINAL_READY = 1 << 5
+FIRST_TURN = 1 << 6
+FLAG_NAMES = ("self_drawn", "fourth_tile", "last_tile", "kong_replacement",
+              "robbing_kong", "original_ready", "first_turn")
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A called (or concealed-kong) meld.
+
+    ``tile`` is the meld's lowest tile. ``claimed_from`` is the seat offset of the player
+    the tile came from (1 = previous player / left 上家, 2 = across, 3 = next / right);
+    0 for a concealed kong. For a chow ``claimed_index`` (1..3) is the claimed tile's
+    position inside the chow; for pungs and kongs it is 0.
+    """
+    kind: MeldKind
+    tile: int
+    concealed: bool = False
+    added: bool = False
+    claimed_from: int = 1
+    claimed_index: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", MeldKind(self.kind))
+        t = self.tile
+        if not 0 <= t < N_KINDS:
+            raise MeldError(repr(self), None, f"meld tile {t} is not one of the 34 kinds")
+        if self.kind == MeldKind.CHOW:
+            if t >= 27 or t % 9 > 6:
+                raise MeldError(tile_name(t), None, "a chow needs three consecutive suited tiles")
+            if self.concealed or self.added:
+                raise MeldError(tile_name(t), None, "a chow cannot be concealed or added")
+            if self.claimed_index == 0:
+                object.__setattr__(self, "claimed_index", 1)
+            if not 1 <= self.claimed_index <= 3:
+                raise MeldError(tile_name(t), None, "chow claimed position must be 1..3")
+        else:
+            if self.concealed and self.added:
+                raise MeldError(tile_name(t), None, "a kong cannot be both concealed and added")
+            if (self.concealed or self.added) and self.kind != MeldKind.KONG:
+                raise MeldError(tile_name(t), None, "only a kong can be concealed or added")
+            if self.concealed:
+                object.__setattr__(self, "claimed_from", 0)
+            elif not 1 <= self.claimed_from <= 3:
+                raise MeldError(tile_name(t), None, "claimed_from must be 1, 2 or 3")
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        if self.kind == MeldKind.CHOW:
+            return (self.tile, self.tile + 1, self.tile + 2)
+        return (self.tile,) * (4 if self.kind == MeldKind.KONG else 3)
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind == MeldKind.KONG
+
+    @property
+    def exposed(self) -> bool:
+        """True for every meld but a concealed kong."""
+        return not self.concealed
+
+    @property
+    def flags(self) -> int:
+        return (MELD_CONCEALED if self.concealed else 0) | (MELD_ADDED if self.added else 0)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """How and where the hand was won. One vocabulary for every rule set.
+
+    Winds are 0..3 = E S W N. ``discarder`` is the discarder's seat wind (None on a
+    self-draw or when unknown). ``table_discards`` None means "not given".
+    """
+    seat: int = 0
+    prevalent: int = 0
+    dealer: int = 0
+    self_drawn: bool = False
+    discarder: int | None = None
+    streak: int = 0
+    table_discards: int | None = None
+    original_ready: bool = False
+    last_tile: bool = False
+    kong_replacement: bool = False
+    robbing_kong: bool = False
+    fourth_tile: bool = False
+    first_turn: bool = False
+
+    def __post_init__(self):
+        for name in ("seat", "prevalent", "dealer"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, np.integer)) or not 0 <= v <= 3:
+                raise SituationError(str(v), None, f"{name} must be a wind 0..3 (E S W N)")
+        if self.discarder is not None:
+            if not 0 <= self.discarder <= 3:
+                raise SituationError(str(self.discarder), None, "discarder must be a wind 0..3")
+            if self.self_drawn:
+                raise SituationError(f"discarder={WIND_LETTERS[self.discarder]}", None,
+                                     "a self-drawn win has no discarder")
+            if self.discarder == self.seat:
+                raise SituationError(f"discarder={WIND_LETTERS[self.discarder]}", None,
+                                     "the winner cannot be the discarder")
+        if self.streak < 0:
+            raise SituationError(str(self.streak), None, "streak must be >= 0")
+        if self.table_discards is not None and self.table_discards < 0:
+            raise SituationError(str(self.table_discards), None, "table_discards must be >= 0")
+        if self.kong_replacement and self.robbing_kong:
+            raise SituationError("kong_replacement+robbing_kong", None,
+                                 "a win cannot be both on a kong replacement and robbing a kong")
+        if self.kong_replacement and not self.self_drawn:
+            raise SituationError("kong_replacement", None, "a kong replacement win is self-drawn")
+        if self.robbing_kong and self.self_drawn:
+            raise SituationError("robbing_kong", None, "robbing a kong is a discard win")
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.seat == self.dealer
+
+    @property
+    def flags(self) -> int:
+        bits = 0
+        for i, name in enumerate(FLAG_NAMES):
+            if getattr(self, name):
+                bits |= 1 << i
+        return bits
+
+    def with_options(self, **options) -> "Situation":
+        """A copy with options replaced; unknown names are a :class:`SituationError`."""
+        known = {f.name for f in fields(self)}
+        for k in options:
+            if k not in known:
+                raise SituationError(k, None, f"unknown situation option (known: {', '.join(sorted(known))})")
+        merged = {f.name: getattr(self, f.name) for f in fields(self)}
+        merged.update(options)
+        if options.get("self_drawn") and "discarder" not in options:
+            merged["discarder"] = None
+        if options.get("discarder") is not None and "self_drawn" not in options:
+            merged["self_drawn"] = False
+        return Situation(**merged)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand: concealed tiles, called melds, the winning tile, flowers, situation.
+
+    ``concealed`` excludes the winning tile; ``winning_tile`` is None for a hand waiting
+    to win (13 / 16 tiles). ``flowers`` holds flower tile ids when known; ``flower_count``
+    is always the number of flowers.
+    """
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...] = ()
+    winning_tile: int | None = None
+    flowers: tuple[int, ...] = ()
+    flower_count: int = 0
+    situation: Situation = field(default_factory=Situation)
+    rules: str = "mcr"
+
+    def __post_init__(self):
+        object.__setattr__(self, "concealed", tuple(sorted(int(t) for t in self.concealed)))
+        object.__setattr__(self, "melds", tuple(self.melds))
+        object.__setattr__(self, "flowers", tuple(sorted(int(t) for t in self.flowers)))
+        if self.flowers and self.flower_count == 0:
+            object.__setattr__(self, "flower_count", len(self.flowers))
+        self.validate()
+
+    # ---- validation -------------------------------------------------------------
+    def validate(self) -> None:
+        rs = get_rules(self.rules)
+        text = self.describe()
+        mask = rs.kind_mask
+        for pos, t in enumerate(self.concealed + ((self.winning_tile,) if self.winning_tile is not None else ())):
+            if not 0 <= t < N_KINDS:
+                raise RuleSetError(text, pos, f"tile id {t} is not a playing tile")
+            if not mask[t]:
+                raise RuleSetError(text, pos, f"tile {tile_name(t)} is not in the {rs.name} tile set")
+        for m in self.melds:
+            for t in m.tiles:
+                if not mask[t]:
+                    raise RuleSetError(text, None, f"meld tile {tile_name(t)} is not in the {rs.name} tile set")
+            if m.kind == MeldKind.CHOW and not rs.chow_allowed:
+                raise MeldError(text, None, f"{rs.name} does not allow claimed chows")
+        counts = self.all_counts()
+        over = np.flatnonzero(counts > 4)
+        if over.size:
+            raise TileCountError(text, None, f"{counts[over[0]]} copies of {tile_name(int(over[0]))} (at most 4)")
+        if len(set(self.flowers)) != len(self.flowers):
+            raise TileCountError(text, None, "a flower tile held twice")
+        if self.flowers and any(not FLOWER_BASE <= f < FLOWER_BASE + 8 for f in self.flowers):
+            raise TileParseError(text, None, "flower ids must be 34..41")
+        if self.flower_count < 0 or self.flower_count > 8:
+            raise TileCountError(text, None, f"{self.flower_count} flowers (at most 8)")
+        if self.flower_count and not rs.flowers:
+            raise RuleSetError(text, None, f"{rs.name} has no flowers")
+        if len(self.melds) > rs.sets:
+            raise HandSizeError(text, None, f"{len(self.melds)} melds (at most {rs.sets} in {rs.name})")
+        size = self.size
+        expected = rs.hand_size + (1 if self.winning_tile is not None else 0)
+        if size != expected:
+            want = "waiting" if self.winning_tile is None else "complete"
+            raise HandSizeError(text, None,
+                                f"{size} tiles (kongs counted as 3) where a {want} {rs.name} hand has {expected}")
+
+    # ---- views --------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        """Tiles with each meld counted as 3 (kongs aside), winning tile included."""
+        return len(self.concealed) + 3 * len(self.melds) + (self.winning_tile is not None)
+
+    @property
+    def ruleset(self) -> RuleSet:
+        return get_rules(self.rules)
+
+    @property
+    def is_concealed(self) -> bool:
+        """No claimed meld (concealed kongs allowed)."""
+        return all(m.concealed for m in self.melds)
+
+    def counts(self) -> np.ndarray:
+        """(34,) uint8 counts of the concealed tiles, winning tile included."""
+        c = np.zeros(N_KINDS, dtype=np.uint8)
+        for t in self.concealed:
+            c[t] += 1
+        if self.winning_tile is not None:
+            c[self.winning_tile] += 1
+        return c
+
+    def all_counts(self) -> np.ndarray:
+        """(34,) counts of every tile the player has, melds (all 4 tiles of kongs) included."""
+        c = self.counts().astype(np.int16)
+        for m in self.melds:
+            for t in m.tiles:
+                c[t] += 1
+        return c
+
+    def describe(self) -> str:
+        try:
+            from .notation import format_hand
+            return format_hand(self, "mcr")
+        except Exception:  # during construction of an invalid hand
+            parts = [f"[{m.kind.name} {tile_name(m.tile)}]" for m in self.melds]
+            parts += [tile_name(t) if 0 <= t < N_KINDS else str(t) for t in self.concealed]
+            if self.winning_tile is not None:
+                parts.append(f"+{self.winning_tile}")
+            return " ".join(parts)
+
+    def to_string(self, fmt: str = "mcr") -> str:
+        """Print in ``mcr`` (calculator string), ``mpsz`` or ``botzone`` notation."""
+        from .notation import format_hand
+        return format_hand(self, fmt)
+
+    def with_situation(self, **options) -> "Hand":
+        return replace(self, situation=self.situation.with_options(**options))
+
+    def __str__(self) -> str:
+        return self.to_string("mcr")
+
+
+@dataclass
+class HandBatch:
+    """N hands as arrays (the form every batch kernel takes).
+
+    - ``counts`` (N, 34) uint8: concealed tiles, winning tile included
+    - ``winning_tile`` (N,) int8: -1 when the hand is waiting (no winning tile)
+    - ``melds`` (N, 5, 4) int8: per meld [kind (-1 none, 0 chow, 1 pung, 2 kong), tile,
+      flags (MELD_CONCEALED | MELD_ADDED), claimed (from-offset for pung/kong, position for chow)]
+    - ``n_melds`` (N,) uint8, ``flowers`` (N,) uint8 (flower count)
+    - ``flags`` (N,) uint16 (SELF_DRAWN, FOURTH_TILE, ...), ``seat``, ``prevalent``,
+      ``dealer``, ``discarder`` (N,) int8 (discarder -1 = none), ``streak`` (N,) int16,
+      ``table_discards`` (N,) int16 (-1 = not given)
+    """
+    counts: np.ndarray
+    winning_tile: np.ndarray
+    melds: np.ndarray
+    n_melds: np.ndarray
+    flowers: np.ndarray
+    flags: np.ndarray
+    seat: np.ndarray
+    prevalent: np.ndarray
+    dealer: np.ndarray
+    discarder: np.ndarray
+    streak: np.ndarray
+    table_discards: np.ndarray
+    rules: str = "mcr"
+
+    def __len__(self) -> int:
+        return self.counts.shape[0]
+
+    @classmethod
+    def empty(cls, n: int, rules: str = "mcr") -> "HandBatch":
+        melds = np.full((n, 5, 4), -1, dtype=np.int8)
+        melds[:, :, 1:] = 0
+        return cls(np.zeros((n, N_KINDS), np.uint8), np.full(n, -1, np.int8), melds,
+                   np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16),
+                   np.zeros(n, np.int8), np.zeros(n, np.int8), np.zeros(n, np.int8),
+                   np.full(n, -1, np.int8), np.zeros(n, np.int16), np.full(n, -1, np.int16),
+                   rules)
+
+    @classmethod
+    def from_hands(cls, hands: Sequence[Hand], rules: str | None = None) -> "HandBatch":
+        hands = list(hands)
+        b = cls.empty(len(hands), rules or (hands[0].rules if hands else "mcr"))
+        for i, h in enumerate(hands):
+            b.counts[i] = h.counts()
+            b.winning_tile[i] = -1 if h.winning_tile is None else h.winning_tile
+            for j, m in enumerate(h.melds):
+                b.melds[i, j] = (int(m.kind), m.tile, m.flags,
+                                 m.claimed_index if m.kind == MeldKind.CHOW else m.claimed_from)
+            b.n_melds[i] = len(h.melds)
+            b.flowers[i] = h.flower_count
+            s = h.situation
+            b.flags[i] = s.flags
+            b.seat[i], b.prevalent[i], b.dealer[i] = s.seat, s.prevalent, s.dealer
+            b.discarder[i] = -1 if s.discarder is None else s.discarder
+            b.streak[i] = s.streak
+            b.table_discards[i] = -1 if s.table_discards is None else s.table_discards
+        return b
+
+    def hand(self, i: int) -> Hand:
+        """Row i back as a :class:`Hand`."""
+        melds = []
+        for j in range(int(self.n_melds[i])):
+            kind, tile, fl, claimed = (int(x) for x in self.melds[i, j])
+            if kind == MeldKind.CHOW:
+                melds.append(Meld(MeldKind.CHOW, tile, claimed_index=claimed))
+            else:
+                melds.append(Meld(MeldKind(kind), tile, concealed=bool(fl & MELD_CONCEALED),
+                                  added=bool(fl & MELD_ADDED), claimed_from=claimed))
+        counts = self.counts[i].astype(np.int64)
+        wt = int(self.winning_tile[i])
+        if wt >= 0:
+            counts[wt] -= 1
+        concealed = tuple(int(t) for t in np.repeat(np.arange(N_KINDS), counts))
+        fl = int(self.flags[i])
+        sit = Situation(seat=int(self.seat[i]), prevalent=int(self.prevalent[i]),
+                        dealer=int(self.dealer[i]),
+                        discarder=None if self.discarder[i] < 0 else int(self.discarder[i]),
+                        streak=int(self.streak[i]),
+                        table_discards=None if self.table_discards[i] < 0 else int(self.table_discards[i]),
+                        **{name: bool(fl & (1 << k)) for k, name in enumerate(FLAG_NAMES)})
+        return Hand(concealed, tuple(melds), None if wt < 0 else wt, (), int(self.flowers[i]), sit, self.rules)
+
+    def __iter__(self) -> Iterable[Hand]:
+        return (self.hand(i) for i in range(len(self)))
+
+
+def hands_to_counts(hands: Sequence[Hand] | Sequence[str], rules: str = "mcr") -> np.ndarray:
+    """(N, 34) uint8 concealed counts (winning tile included) of hands or hand strings."""
+    from .notation import parse_hand
+    out = np.zeros((len(hands), N_KINDS), dtype=np.uint8)
+    for i, h in enumerate(hands):
+        if isinstance(h, str):
+            h = parse_hand(h, rules=rules)
+        out[i] = h.counts()
+    return out
+
+
+from .errors import TileParseError  # noqa: E402  (used in validate)

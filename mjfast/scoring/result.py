@@ -1,0 +1,51 @@
+"""The result of scoring one hand, the same shape for every rule set."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class FanHit:
+    """One scoring item that the hand earned: ``count`` times ``points``."""
+    id: int
+    name_en: str
+    name_zh: str
+    name_ja: str
+    points: int
+    count: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name_en": self.name_en, "name_zh": self.name_zh,
+                "name_ja": self.name_ja, "points": self.points, "count": self.count}
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """A scored hand.
+
+    ``total`` is in the rule set's own unit (MCR points, Taiwan tai, Tuidaohu fan);
+    ``settlement`` maps each seat wind letter (``E S W N``; two-player ``E S``) to its
+    gain (+) or loss (-) for this hand; ``extras`` holds the rule set's own keys
+    (``capped``, ``multiplier``, ``dealer_bonus``...).
+    """
+    rules: str
+    total: int
+    legal: bool
+    flowers: int
+    fans: tuple[FanHit, ...]
+    settlement: dict[str, int]
+    extras: dict[str, Any] = field(default_factory=dict)
+    variant: str | None = None
+
+    def fan(self, fan_id: int) -> FanHit | None:
+        return next((f for f in self.fans if f.id == fan_id), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"rules": self.rules, "total": self.total, "legal": self.legal,
+             "flowers": self.flowers, "fans": [f.to_dict() for f in self.fans],
+             "settlement": dict(self.settlement)}
+        if self.variant:
+            d["variant"] = self.variant
+        d.update(self.extras)
+        return d
