@@ -57,39 +57,78 @@ def knitted_tiles(perm_index, out):
 
 
 @njit(**JIT_OPTIONS)
-def _sets_recursive(c, start, sets_left, cur, depth, out, n_out, base_row):
-    """Enumerate sets covering c (which must hold exactly 3*sets_left tiles)."""
-    if sets_left == 0:
-        if n_out >= out.shape[0]:
-            return n_out
-        for j in range(DIV_COLS):
-            out[n_out, j] = base_row[j]
-        out[n_out, 2] = base_row[2] + depth
-        for d in range(depth):
-            out[n_out, 3 + 2 * (base_row[2] + d)] = cur[2 * d]
-            out[n_out, 4 + 2 * (base_row[2] + d)] = cur[2 * d + 1]
-        return n_out + 1
-    i = start
-    while i < 34 and c[i] == 0:
-        i += 1
-    if i == 34:
-        return n_out
-    if c[i] >= 3:
-        c[i] -= 3
-        cur[2 * depth] = SET_PUNG
-        cur[2 * depth + 1] = i
-        n_out = _sets_recursive(c, i, sets_left - 1, cur, depth + 1, out, n_out, base_row)
-        c[i] += 3
-    if i < 27 and i % 9 <= 6 and c[i + 1] > 0 and c[i + 2] > 0:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        cur[2 * depth] = SET_CHOW
-        cur[2 * depth + 1] = i
-        n_out = _sets_recursive(c, i, sets_left - 1, cur, depth + 1, out, n_out, base_row)
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
+def _enumerate_sets(c, n_sets, out, n_out, base_row):
+    """Append one row per way of covering ``c`` (3 * n_sets tiles) with sets.
+
+    Iterative depth-first search: at each depth the lowest remaining tile must start a
+    pung or a chow; sets come out in (tile, chow < pung) order, so every multiset of
+    sets is produced exactly once. ``c`` is restored.
+    stage per depth: 0 fresh, 1 inside the pung branch, 2 try the chow, 3 inside the
+    chow branch, 4 exhausted.
+    """
+    stage = np.zeros(8, dtype=np.int64)
+    pos = np.zeros(8, dtype=np.int64)
+    kinds = np.zeros(8, dtype=np.int64)
+    tiles = np.zeros(8, dtype=np.int64)
+    first = base_row[2]
+    depth = 0
+    while depth >= 0:
+        if depth == n_sets:
+            if n_out < out.shape[0]:
+                for j in range(DIV_COLS):
+                    out[n_out, j] = base_row[j]
+                out[n_out, 2] = first + n_sets
+                for d in range(n_sets):
+                    out[n_out, 3 + 2 * (first + d)] = kinds[d]
+                    out[n_out, 4 + 2 * (first + d)] = tiles[d]
+                n_out += 1
+            depth -= 1
+            continue
+        st = stage[depth]
+        if st == 0:
+            i = 0
+            while i < 34 and c[i] == 0:
+                i += 1
+            if i == 34:
+                depth -= 1
+                continue
+            pos[depth] = i
+            if c[i] >= 3:
+                c[i] -= 3
+                kinds[depth] = SET_PUNG
+                tiles[depth] = i
+                stage[depth] = 1
+                depth += 1
+                stage[depth] = 0
+            else:
+                stage[depth] = 2
+        elif st == 1:
+            c[pos[depth]] += 3
+            stage[depth] = 2
+        elif st == 2:
+            i = pos[depth]
+            # sets are generated in (tile, kind) order, chow before pung: a chow may not
+            # follow a pung of the same tile (that multiset is produced the other way)
+            after_pung = depth > 0 and tiles[depth - 1] == i and kinds[depth - 1] == SET_PUNG
+            if not after_pung and i < 27 and i % 9 <= 6 and c[i + 1] > 0 and c[i + 2] > 0:
+                c[i] -= 1
+                c[i + 1] -= 1
+                c[i + 2] -= 1
+                kinds[depth] = SET_CHOW
+                tiles[depth] = i
+                stage[depth] = 3
+                depth += 1
+                stage[depth] = 0
+            else:
+                stage[depth] = 4
+        elif st == 3:
+            i = pos[depth]
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+            stage[depth] = 4
+        else:
+            depth -= 1
     return n_out
 
 
@@ -113,14 +152,13 @@ def regular_divisions(c, out, n_out, form, extra):
     if total < 2 or (total - 2) % 3 != 0:
         return n_out
     n_sets = (total - 2) // 3
-    cur = np.zeros(10, dtype=np.int16)
     for p in range(34):
         if c[p] >= 2:
             c[p] -= 2
             row = _new_row(form)
             row[1] = p
             row[13] = extra
-            n_out = _sets_recursive(c, 0, n_sets, cur, 0, out, n_out, row)
+            n_out = _enumerate_sets(c, n_sets, out, n_out, row)
             c[p] += 2
     return n_out
 
@@ -210,6 +248,8 @@ def divisions(c, form_mask, out):
         total += c[i]
     if form_mask & (1 << FORM_REGULAR):
         n = regular_divisions(c, out, n, FORM_REGULAR, -1)
+    if n + 4 > out.shape[0]:
+        return n
     if total == 14 and form_mask & (1 << FORM_SEVEN_PAIRS) and is_seven_pairs(c):
         row = _new_row(FORM_SEVEN_PAIRS)
         out[n, :] = row
