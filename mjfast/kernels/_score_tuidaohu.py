@@ -1,0 +1,365 @@
+"""Numba kernel: Tuidaohu / two-player fan scoring, parametrised by the rule table.
+
+The predicates are code (one per ``P_*`` constant below); which fan id each predicate
+fills, the fan values, which rows are enabled and the exclusion graph are data passed in
+as arrays (built by :mod:`mjfast.scoring.tuidaohu` from the TOML tables). A hand is read
+every way :func:`divisions` allows and the highest total counts.
+
+Arrays (F = highest fan id):
+- ``pred_col`` int64[N_PRED]: fan id (column) of each predicate, 0 when the table has none
+- ``values`` int64[F+1], ``enabled`` bool[F+1]
+- ``excl`` bool[F+1, F+1]: ``excl[i, j]`` fan i replaces fan j
+- ``order`` int64[F+1]: ids in topological order of the exclusion graph (excluders first)
+- ``kong_vals`` int64[3]: units of base per kong (open, added, concealed) and
+  ``n_players``: what the winner receives for the kongs of his hand
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._config import JIT_OPTIONS
+from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions
+
+# predicate codes (the `key` column of the table)
+P_WIN = 0
+P_SELF_DRAWN = 1
+P_CONCEALED = 2
+P_KONG_REPLACEMENT = 3
+P_LAST_TILE_DRAW = 4
+P_ROBBING_KONG = 5
+P_ALL_PUNGS = 6
+P_SEVEN_PAIRS = 7
+P_LUXURY_SEVEN_PAIRS = 8
+P_HALF_FLUSH = 9
+P_FULL_FLUSH = 10
+P_ALL_HONORS = 11
+P_BIG_THREE_DRAGONS = 12
+P_LITTLE_FOUR_WINDS = 13
+P_BIG_FOUR_WINDS = 14
+P_HEAVENLY_HAND = 15
+P_EARTHLY_HAND = 16
+PREDICATE_KEYS = ("win", "self_drawn", "concealed", "kong_replacement", "last_tile_draw",
+                  "robbing_kong", "all_pungs", "seven_pairs", "luxury_seven_pairs",
+                  "half_flush", "full_flush", "all_honors", "big_three_dragons",
+                  "little_four_winds", "big_four_winds", "heavenly_hand", "earthly_hand")
+N_PRED = len(PREDICATE_KEYS)
+
+# HandBatch flag bits (mjfast.hand)
+_SELF_DRAWN = 1
+_LAST_TILE = 4
+_KONG_REPLACEMENT = 8
+_ROBBING_KONG = 16
+_FIRST_TURN = 64
+
+# meld flag bits
+_MELD_CONCEALED = 1
+_MELD_ADDED = 2
+
+
+@njit(**JIT_OPTIONS)
+def _set(hits, pred_col, p, v):
+    col = pred_col[p]
+    if col > 0:
+        hits[col] = v
+
+
+@njit(**JIT_OPTIONS)
+def score_one(c, melds, n_melds, flags, seat, dealer, form_mask, pred_col, values, enabled,
+              excl, order, buf, hits, best):
+    """Score one complete hand. ``c`` int64[34] concealed counts (winning tile included;
+    restored), ``melds`` int8[5, 4]. Writes the best reading's fan counts into ``best``
+    (int64[F+1]) and returns its total, or -1 when the hand is not complete."""
+    nm = n_melds
+    tot = 0
+    for i in range(34):
+        tot += c[i]
+    if nm < 0 or nm > 4 or tot != 14 - 3 * nm:
+        return -1
+    n = divisions(c, form_mask, buf)
+    if n == 0:
+        return -1
+
+    # ---- facts that do not depend on the reading ----------------------------------
+    suit_mask = 0           # bit 0..2 suits, bit 3 honors
+    for i in range(34):
+        if c[i] > 0:
+            suit_mask |= 1 << (i // 9 if i < 27 else 3)
+    concealed = True
+    n_kongs = 0
+    meld_pungs = 0
+    meld_chows = 0
+    meld_dragon_pungs = 0
+    meld_wind_pungs = 0
+    for j in range(nm):
+        kind = melds[j, 0]
+        t = melds[j, 1]
+        fl = melds[j, 2]
+        if kind == 0:
+            meld_chows += 1
+            suit_mask |= 1 << (t // 9)
+            concealed = False
+            continue
+        suit_mask |= 1 << (t // 9 if t < 27 else 3)
+        meld_pungs += 1
+        if 27 <= t <= 30:
+            meld_wind_pungs += 1
+        elif t >= 31:
+            meld_dragon_pungs += 1
+        if kind == 2:
+            n_kongs += 1
+            if not (fl & _MELD_CONCEALED):
+                concealed = False
+        else:
+            concealed = False
+    self_drawn = (flags & _SELF_DRAWN) != 0
+    n_suits = (suit_mask & 1) + ((suit_mask >> 1) & 1) + ((suit_mask >> 2) & 1)
+    has_honors = (suit_mask & 8) != 0
+
+    F = values.shape[0]
+    for k in range(F):
+        best[k] = 0
+    best_total = -1
+
+    for r in range(n):
+        for k in range(F):
+            hits[k] = 0
+        form = buf[r, 0]
+        # hand-wide items
+        _set(hits, pred_col, P_WIN, 1)
+        if self_drawn:
+            _set(hits, pred_col, P_SELF_DRAWN, 1)
+        if concealed:
+            _set(hits, pred_col, P_CONCEALED, 1)
+        if (flags & _KONG_REPLACEMENT) and self_drawn and n_kongs > 0:
+            _set(hits, pred_col, P_KONG_REPLACEMENT, 1)
+        if (flags & _LAST_TILE) and self_drawn:
+            _set(hits, pred_col, P_LAST_TILE_DRAW, 1)
+        if (flags & _ROBBING_KONG) and not self_drawn:
+            _set(hits, pred_col, P_ROBBING_KONG, 1)
+        if n_suits == 1 and has_honors:
+            _set(hits, pred_col, P_HALF_FLUSH, 1)
+        elif n_suits == 1:
+            _set(hits, pred_col, P_FULL_FLUSH, 1)
+        elif n_suits == 0:
+            _set(hits, pred_col, P_ALL_HONORS, 1)
+        if (flags & _FIRST_TURN) and self_drawn and nm == 0:
+            if seat == dealer:
+                _set(hits, pred_col, P_HEAVENLY_HAND, 1)
+            else:
+                _set(hits, pred_col, P_EARTHLY_HAND, 1)
+        # reading-dependent items
+        if form == FORM_SEVEN_PAIRS:
+            four = False
+            for i in range(34):
+                if c[i] == 4:
+                    four = True
+            if four:
+                _set(hits, pred_col, P_LUXURY_SEVEN_PAIRS, 1)
+            _set(hits, pred_col, P_SEVEN_PAIRS, 1)
+        elif form == FORM_REGULAR:
+            chows = meld_chows
+            dragons = meld_dragon_pungs
+            winds = meld_wind_pungs
+            for s in range(buf[r, 2]):
+                t = buf[r, 4 + 2 * s]
+                if buf[r, 3 + 2 * s] == SET_PUNG:
+                    if 27 <= t <= 30:
+                        winds += 1
+                    elif t >= 31:
+                        dragons += 1
+                else:
+                    chows += 1
+            pair = buf[r, 1]
+            if chows == 0:
+                _set(hits, pred_col, P_ALL_PUNGS, 1)
+            if dragons == 3:
+                _set(hits, pred_col, P_BIG_THREE_DRAGONS, 1)
+            if winds == 4:
+                _set(hits, pred_col, P_BIG_FOUR_WINDS, 1)
+            elif winds == 3 and 27 <= pair <= 30:
+                _set(hits, pred_col, P_LITTLE_FOUR_WINDS, 1)
+        # switched-off rows, then exclusions in topological order
+        for k in range(F):
+            if not enabled[k]:
+                hits[k] = 0
+        for oi in range(F):
+            i = order[oi]
+            if hits[i] > 0:
+                for j in range(F):
+                    if excl[i, j]:
+                        hits[j] = 0
+        total = 0
+        for k in range(F):
+            total += hits[k] * values[k]
+        if total > best_total:
+            best_total = total
+            for k in range(F):
+                best[k] = hits[k]
+    return best_total
+
+
+@njit(**JIT_OPTIONS)
+def kong_units(melds, n_melds, kong_vals, n_players):
+    """Units of base the winner receives in all for the kongs of his hand."""
+    u = 0
+    for j in range(n_melds):
+        if melds[j, 0] != 2:
+            continue
+        fl = melds[j, 2]
+        if fl & _MELD_CONCEALED:
+            u += kong_vals[2] * (n_players - 1)
+        elif fl & _MELD_ADDED:
+            u += kong_vals[1] * (n_players - 1)
+        else:
+            u += kong_vals[0]
+    return u
+
+
+@njit(**JIT_OPTIONS)
+def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, form_mask, pred_col,
+                       values, enabled, excl, order, kong_vals, n_players,
+                       fan_counts, totals, kongs):
+    """Score N hands: fills ``fan_counts`` (N, F+1) int16, ``totals`` (N,) int32 (-1 =
+    not complete) and ``kongs`` (N,) int32 (kong units the winner receives)."""
+    N = counts.shape[0]
+    F = values.shape[0]
+    buf = np.empty((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+    hits = np.zeros(F, dtype=np.int64)
+    best = np.zeros(F, dtype=np.int64)
+    c = np.zeros(34, dtype=np.int64)
+    for h in range(N):
+        for i in range(34):
+            c[i] = counts[h, i]
+        t = score_one(c, melds[h], n_melds[h], flags[h], seat[h], dealer[h], form_mask,
+                      pred_col, values, enabled, excl, order, buf, hits, best)
+        totals[h] = t
+        if t >= 0:
+            for k in range(F):
+                fan_counts[h, k] = best[k]
+            kongs[h] = kong_units(melds[h], n_melds[h], kong_vals, n_players)
+
+
+@njit(**JIT_OPTIONS)
+def score_waits_kernel(counts, melds, n_melds, flags, seat, dealer, visible, kinds_mask,
+                       form_mask, pred_col, values, enabled, excl, order,
+                       wins, tot_discard, tot_self, live):
+    """Every winning tile of N ready (13-tile) hands, scored as a discard win and as a
+    self-draw. Tiles the hand already holds four of (melds included) are not waits."""
+    N = counts.shape[0]
+    F = values.shape[0]
+    buf = np.empty((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+    hits = np.zeros(F, dtype=np.int64)
+    best = np.zeros(F, dtype=np.int64)
+    c = np.zeros(34, dtype=np.int64)
+    held = np.zeros(34, dtype=np.int64)
+    for h in range(N):
+        for i in range(34):
+            c[i] = counts[h, i]
+            held[i] = counts[h, i]
+        for j in range(n_melds[h]):
+            kind = melds[h, j, 0]
+            t = melds[h, j, 1]
+            if kind == 0:
+                held[t] += 1
+                held[t + 1] += 1
+                held[t + 2] += 1
+            elif kind == 1:
+                held[t] += 3
+            elif kind == 2:
+                held[t] += 4
+        fl_d = flags[h] & ~(_SELF_DRAWN | _KONG_REPLACEMENT)
+        fl_s = (flags[h] | _SELF_DRAWN) & ~_ROBBING_KONG
+        for t in range(34):
+            tot_discard[h, t] = -1
+            tot_self[h, t] = -1
+            if not kinds_mask[t] or held[t] >= 4:
+                continue
+            c[t] += 1
+            d = score_one(c, melds[h], n_melds[h], fl_d, seat[h], dealer[h], form_mask,
+                          pred_col, values, enabled, excl, order, buf, hits, best)
+            if d >= 0:
+                s = score_one(c, melds[h], n_melds[h], fl_s, seat[h], dealer[h], form_mask,
+                              pred_col, values, enabled, excl, order, buf, hits, best)
+                wins[h, t] = True
+                tot_discard[h, t] = d
+                tot_self[h, t] = s
+                left = 4 - held[t] - visible[h, t]
+                live[h, t] = left if left > 0 else 0
+            c[t] -= 1
+
+
+@njit(**JIT_OPTIONS)
+def random_complete_hands(n, kinds, chow_ok, seed, counts, melds, n_melds, flags):
+    """Fill a HandBatch's arrays with ``n`` random complete hands from tile ``kinds``
+    (benchmarks and property tests): 0-4 called melds (chows only when ``chow_ok``;
+    kongs open/added/concealed), 10% seven pairs, random self-draw flag."""
+    np.random.seed(seed)
+    nk = kinds.shape[0]
+    total = np.zeros(34, dtype=np.int64)
+    h = 0
+    while h < n:
+        for i in range(34):
+            total[i] = 0
+            counts[h, i] = 0
+        for j in range(5):
+            melds[h, j, 0] = -1
+            melds[h, j, 1] = 0
+            melds[h, j, 2] = 0
+            melds[h, j, 3] = 0
+        ok = True
+        if np.random.random() < 0.1:
+            for _ in range(7):
+                t = kinds[np.random.randint(nk)]
+                total[t] += 2
+                counts[h, t] += 2
+            n_melds[h] = 0
+        else:
+            k = np.random.randint(5)
+            n_melds[h] = k
+            for j in range(4):
+                t = kinds[np.random.randint(nk)]
+                chow = t < 27 and t % 9 <= 6 and np.random.random() < 0.5
+                if chow and (total[t + 1] >= 4 or total[t + 2] >= 4):
+                    chow = False
+                if j < k and chow and not chow_ok:
+                    chow = False
+                kong = False
+                if chow:
+                    total[t] += 1
+                    total[t + 1] += 1
+                    total[t + 2] += 1
+                else:
+                    kong = j < k and np.random.random() < 0.3
+                    total[t] += 4 if kong else 3
+                if j < k:
+                    melds[h, j, 0] = 0 if chow else (2 if kong else 1)
+                    melds[h, j, 1] = t
+                    melds[h, j, 2] = 0
+                    melds[h, j, 3] = 1
+                    if melds[h, j, 0] == 2:
+                        r = np.random.randint(3)
+                        if r == 0:
+                            melds[h, j, 2] = 1
+                            melds[h, j, 3] = 0
+                        elif r == 1:
+                            melds[h, j, 2] = 2
+                        else:
+                            melds[h, j, 3] = 1 + np.random.randint(3)
+                else:
+                    if chow:
+                        counts[h, t] += 1
+                        counts[h, t + 1] += 1
+                        counts[h, t + 2] += 1
+                    else:
+                        counts[h, t] += 3
+            p = kinds[np.random.randint(nk)]
+            total[p] += 2
+            counts[h, p] += 2
+        for i in range(34):
+            if total[i] > 4:
+                ok = False
+        if not ok:
+            continue
+        flags[h] = 1 if np.random.random() < 0.4 else 0
+        h += 1

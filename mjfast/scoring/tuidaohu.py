@@ -1,0 +1,530 @@
+"""Tuidaohu (推倒胡) and two-player (二人麻雀) scoring and settlement, MacePlay tables.
+
+Both rule sets are data: ``mjfast/rules/tuidaohu.toml`` (fans with names, values,
+exclusions, settlement parameters) and its variant ``tuidaohu.two_player.toml`` (other
+values, rows switched off, other settlement numbers). One compiled kernel
+(:mod:`mjfast.kernels._score_tuidaohu`) scores both, taking the table's arrays.
+
+Scorer contract (docs/INTERNALS.md): :data:`FAN_TABLE` (:data:`FAN_TABLES` per rule set),
+:func:`score_hand`, :func:`score_batch`, :func:`score_waits_batch`. Settlement helpers:
+:func:`settle`, :func:`head_bump`, :func:`next_dealer`, :func:`multiplier`.
+
+A one-hand call settles the win and every kong **in the winner's hand** (the hand string
+holds them, with the discarder of each exposed kong). Kongs of the other players are not
+in the hand; settle them with :func:`kong_payment` from a game record.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
+                      SituationError)
+from ..hand import Hand, HandBatch, MeldKind
+from ..kernels import _score_tuidaohu as _k
+from ..rules import _table as _tbl
+from ..rules._table import RULES_DIR, Row, RuleTable, available_variants, load_table
+from ..rules.registry import get_rules
+from ..tiles import N_KINDS, WIND_LETTERS, tile_name
+from .result import FanHit, ScoreResult
+
+RULE_SETS = ("tuidaohu", "two_player")
+
+
+# =====================================================================================
+# The table (loaded by the generic loader mjfast/rules/_table.py)
+# =====================================================================================
+@dataclass(frozen=True)
+class FanTable:
+    """A loaded, validated table (a :class:`mjfast.rules._table.RuleTable`) with the
+    settlement parameters and the arrays the kernel takes (``values``, ``enabled``,
+    ``excl``, ``order``, ``pred_col``). Rows are :class:`Row` (id, key, points, en, zh,
+    ja, source, excludes, enabled)."""
+    rules: str
+    title: str
+    table: RuleTable = field(repr=False)
+    variant: str | None = None
+    values: np.ndarray = field(repr=False, default=None)
+    enabled: np.ndarray = field(repr=False, default=None)
+    excl: np.ndarray = field(repr=False, default=None)
+    order: np.ndarray = field(repr=False, default=None)
+    pred_col: np.ndarray = field(repr=False, default=None)
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return self.table.rows
+
+    @property
+    def settlement(self) -> Mapping[str, Any]:
+        return self.table.params
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return tuple(r.id for r in self.rows)
+
+    @property
+    def n_cols(self) -> int:
+        return int(self.values.shape[0])
+
+    def row(self, fan: int | str) -> Row:
+        return self.table.row(fan)
+
+    def __getitem__(self, fan: int | str) -> Row:
+        return self.table.row(fan)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def players(self) -> int:
+        return int(self.settlement["players"])
+
+    @property
+    def fan_cap(self) -> int:
+        return int(self.settlement["fan_cap"])
+
+    @property
+    def kong_values(self) -> np.ndarray:
+        s = self.settlement
+        return np.array([s["kong_open"], s["kong_added"], s["kong_concealed"]], dtype=np.int64)
+
+
+_REQUIRED_PARAMS = ("players", "fan_cap", "kong_open", "kong_added", "kong_concealed", "fee")
+
+
+def _layer(base: RuleTable, path: Path) -> RuleTable:
+    """A user variant file applied on top of an already loaded table (the two-player
+    table is itself a variant of tuidaohu.toml, and the loader takes one variant layer):
+    the same file format as the loader's variants ([rows.<id>], [[row]], [params])."""
+    data = _tbl._read(path)
+    rows = _tbl._apply_overrides(list(base.rows), data.get("rows", {}), path)
+    rows += [_tbl._make_row(r, path) for r in data.get("row", [])]
+    params = {**base.params, **data.get("params", {})}
+    meta = {**base.meta, "user_variant": dict(data.get("variant", {}))}
+    return _tbl._finish(base.rules, path.stem.split(".")[-1], rows, params, meta,
+                        _k.PREDICATE_KEYS, path)
+
+
+def _variant_path(variant: str) -> Path:
+    p = Path(variant)
+    if p.suffix == ".toml":
+        if p.is_file():
+            return p
+        raise RuleSetError(variant, None, "variant file not found")
+    cand = RULES_DIR / f"tuidaohu.{variant}.toml"
+    if variant == "two_player" or not cand.is_file():
+        avail = [v for v in available_variants("tuidaohu") if v != "two_player"]
+        raise RuleSetError(variant, None,
+                           f"unknown tuidaohu variant (available: {', '.join(avail) or 'none'})")
+    return cand
+
+
+@functools.lru_cache(maxsize=32)
+def get_table(rules: str = "tuidaohu", variant: str | None = None) -> FanTable:
+    """The loaded table of ``rules`` (``tuidaohu`` or ``two_player`` = tuidaohu.toml +
+    tuidaohu.two_player.toml), with an optional user ``variant`` applied on top: a name
+    ``X`` for ``mjfast/rules/tuidaohu.X.toml`` or a path to a ``.toml`` file."""
+    name = get_rules(rules).name
+    if name not in RULE_SETS:
+        raise RuleSetError(rules, None, "the tuidaohu scorer serves tuidaohu and two_player")
+    t = load_table("tuidaohu", "two_player" if name == "two_player" else None,
+                   predicates=_k.PREDICATE_KEYS)
+    if variant:
+        t = _layer(t, _variant_path(variant))
+    for k in _REQUIRED_PARAMS:
+        if k not in t.params:
+            raise RuleSetError(name, None, f"settlement parameter {k!r} missing from the table")
+    F = t.max_id + 1
+    pred_col = np.zeros(_k.N_PRED, np.int64)
+    for r in t.rows:
+        pred_col[_k.PREDICATE_KEYS.index(r.key)] = r.id
+    order = list(t.order) + [i for i in range(F) if i not in t.order]
+    title = t.meta.get("variant", {}).get("description") if name == "two_player" else None
+    return FanTable(name, title or t.meta.get("title", name), t, variant,
+                    t.points_array(F, np.int64), t.enabled_array(F), t.exclusion_matrix(F),
+                    np.array(order, np.int64), pred_col)
+
+
+FAN_TABLES: dict[str, FanTable] = {r: get_table(r) for r in RULE_SETS}
+FAN_TABLE = FAN_TABLES["tuidaohu"]
+
+
+def _table_for(rules: str, variant: str | None) -> FanTable:
+    return get_table(get_rules(rules).name, variant)
+
+
+# =====================================================================================
+# Settlement
+# =====================================================================================
+def multiplier(fan: int, fan_cap: int = 6) -> int:
+    """``2^(min(fan, cap) - 1)``; 0 for a hand without fan (impossible with the seed
+    tables, where every win has 和了 1)."""
+    capped = min(int(fan), int(fan_cap))
+    return 1 << (capped - 1) if capped >= 1 else 0
+
+
+def head_bump(discarder: int, claimants: Iterable[int], players: int = 4) -> int:
+    """Several players claim one discard for a win: only the claimant nearest in turn
+    order after the discarder wins (頭ハネ). Seats are 0..players-1 (E S W N)."""
+    cl = [int(c) for c in claimants]
+    if not cl:
+        raise SituationError("claimants=[]", None, "head_bump needs at least one claimant")
+    for c in cl:
+        if not 0 <= c < players or c == discarder:
+            raise SituationError(f"claimant={c}", None,
+                                 f"a claimant is a seat 0..{players - 1} other than the discarder")
+    return min(cl, key=lambda c: (c - discarder) % players)
+
+
+def next_dealer(dealer: int, winner: int | None, players: int = 4) -> int:
+    """Dealer of the next hand: the dealer repeats (連荘) when he wins or the hand is a
+    draw (``winner=None``); otherwise the deal passes to the next seat. Both rule sets."""
+    if winner is None or winner == dealer:
+        return dealer
+    return (dealer + 1) % players
+
+
+def _seat_of_offset(seat: int, offset: int, players: int) -> int:
+    """Seat of the player at ``offset`` from ``seat`` (1 previous/上家, 2 across, 3 next);
+    with two players every offset names the opponent."""
+    if players == 2:
+        return 1 - seat
+    return (seat - offset) % players
+
+
+def _num(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def kong_payment(kind: str, seat: int, discarder: int | None = None, *, rules: str = "tuidaohu",
+                 variant: str | None = None, base: int = 1) -> dict[int, int]:
+    """What one kong of player ``seat`` earns: ``{seat: amount}`` with the kong's owner
+    positive. ``kind`` is ``open`` (needs ``discarder``), ``added``, ``concealed`` or
+    ``robbed`` (an added kong robbed for a win: pays nothing)."""
+    t = _table_for(rules, variant)
+    s, players = t.settlement, t.players
+    out = {p: 0 for p in range(players)}
+    if kind == "robbed":
+        return out
+    if kind == "open":
+        if discarder is None or discarder == seat or not 0 <= discarder < players:
+            raise SituationError(f"discarder={discarder}", None, "an open kong needs its discarder")
+        amt = int(s["kong_open"]) * base
+        out[discarder] -= amt
+        out[seat] += amt
+        return out
+    if kind not in ("added", "concealed"):
+        raise SituationError(kind, None, "kong kind is open, added, concealed or robbed")
+    amt = int(s[f"kong_{kind}"]) * base
+    for p in range(players):
+        if p != seat:
+            out[p] -= amt
+            out[seat] += amt
+    return out
+
+
+def _chips_of(chips, players: int) -> dict[int, int] | None:
+    if chips is None or chips == "":
+        return None
+    if isinstance(chips, Mapping):
+        out = {}
+        for k, v in chips.items():
+            p = WIND_LETTERS.index(k) if isinstance(k, str) else int(k)
+            out[p] = int(v)
+        return out
+    return {p: int(chips) for p in range(players)}
+
+
+def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = None,
+           kongs: Iterable[tuple[str, int | None]] = (), rules: str = "tuidaohu",
+           variant: str | None = None, base: int = 1, fee: float | None = None,
+           chips: int | Mapping | None = None, dealer: int = 0) -> dict[str, Any]:
+    """Settle one won hand: the win and the winner's ``kongs`` (``(kind, discarder)``
+    pairs, kind ``open``/``added``/``concealed``/``robbed``).
+
+    Returns ``settlement`` (net gain per seat letter), ``capped``, ``multiplier``,
+    ``win_payment`` (what each payer pays for the win), ``win`` / ``kong`` per-seat
+    parts, ``gross`` (after the chip cap, before the fee), ``owed`` (before the chip cap),
+    ``fee`` (per seat), ``chip_capped`` and ``next_dealer``.
+    """
+    t = _table_for(rules, variant)
+    s, players = t.settlement, t.players
+    if not 0 <= seat < players:
+        raise SituationError(f"seat={seat}", None, f"{t.rules} seats are 0..{players - 1}")
+    fee_rate = Fraction(str(s["fee"] if fee is None else fee))
+    cap = t.fan_cap
+    capped = min(int(fan), cap)
+    mult = multiplier(fan, cap)
+    pay = mult * int(base)
+    others = [p for p in range(players) if p != seat]
+    win = {p: 0 for p in range(players)}
+    note = {}
+    if self_drawn:
+        payers = others if s.get("win_self_drawn_payers", "all_others") == "all_others" else []
+    else:
+        if discarder is None:
+            if players == 2:
+                discarder = others[0]
+            else:       # 4 players, discarder not given: the previous player (上家)
+                discarder = (seat - 1) % players
+                note["discarder_assumed"] = WIND_LETTERS[discarder]
+        if not 0 <= discarder < players or discarder == seat:
+            raise SituationError(f"discarder={discarder}", None,
+                                 f"the discarder is a seat 0..{players - 1} other than the winner")
+        payers = [discarder] if s.get("win_discard_payers", "discarder") == "discarder" else others
+    for p in payers:
+        win[p] -= pay
+        win[seat] += pay
+    kong = {p: 0 for p in range(players)}
+    kong_list = []
+    for kind, d in kongs:
+        part = kong_payment(kind, seat, d, rules=rules, variant=variant, base=base)
+        for p, v in part.items():
+            kong[p] += v
+        kong_list.append({"kind": kind, "payments": {WIND_LETTERS[p]: v for p, v in part.items() if v}})
+    owed = {p: win[p] + kong[p] for p in range(players)}
+    # chip cap: a payer pays at most the chips he brought
+    caps = _chips_of(chips if chips is not None else s.get("chips"), players)
+    gross = dict(owed)
+    chip_capped = False
+    if caps is not None:
+        for p in others:
+            if p in caps and -gross[p] > caps[p]:
+                gross[p] = -max(caps[p], 0)
+                chip_capped = True
+        gross[seat] = -sum(gross[p] for p in others)
+    fee_amt = {p: Fraction(0) for p in range(players)}
+    net = {p: Fraction(gross[p]) for p in range(players)}
+    for p in range(players):
+        if gross[p] > 0 and fee_rate:
+            fee_amt[p] = gross[p] * fee_rate
+            net[p] -= fee_amt[p]
+    L = WIND_LETTERS
+    out = {
+        "settlement": {L[p]: _num(net[p]) for p in range(players)},
+        "capped": capped,
+        "fan_cap": cap,
+        "multiplier": mult,
+        "base": int(base),
+        "win_payment": pay,
+        "win": {L[p]: win[p] for p in range(players)},
+        "kong": {L[p]: kong[p] for p in range(players)},
+        "kong_payments": kong_list,
+        "next_dealer": L[next_dealer(dealer, seat, players)],
+    }
+    if fee_rate or caps is not None:
+        out.update({"owed": {L[p]: owed[p] for p in range(players)},
+                    "gross": {L[p]: gross[p] for p in range(players)},
+                    "fee_rate": float(fee_rate),
+                    "fee": {L[p]: _num(fee_amt[p]) for p in range(players)},
+                    "net": {L[p]: _num(net[p]) for p in range(players)},
+                    "chip_capped": chip_capped})
+    out.update(note)
+    return out
+
+
+def _hand_kongs(hand: Hand, players: int) -> list[tuple[str, int | None, int]]:
+    seat = hand.situation.seat
+    out = []
+    for m in hand.melds:
+        if m.kind != MeldKind.KONG:
+            continue
+        if m.concealed:
+            out.append(("concealed", None, m.tile))
+        elif m.added:
+            out.append(("added", None, m.tile))
+        else:
+            out.append(("open", _seat_of_offset(seat, m.claimed_from, players), m.tile))
+    return out
+
+
+# =====================================================================================
+# Scoring
+# =====================================================================================
+def _form_mask(rules: str) -> int:
+    return sum(1 << f for f in get_rules(rules).forms)
+
+
+def _check_situation(hand: Hand, table: FanTable) -> None:
+    s = hand.situation
+    players = table.players
+    for name in ("seat", "dealer"):
+        v = getattr(s, name)
+        if v >= players:
+            raise SituationError(f"{name}={WIND_LETTERS[v]}", None,
+                                 f"{table.rules} has {players} seats ({' '.join(WIND_LETTERS[:players])})")
+    if s.discarder is not None and s.discarder >= players:
+        raise SituationError(f"discarder={WIND_LETTERS[s.discarder]}", None,
+                             f"{table.rules} has {players} seats")
+    if s.kong_replacement and not any(m.kind == MeldKind.KONG for m in hand.melds):
+        raise SituationError("kong_replacement", None,
+                             "a win on a kong replacement needs a kong in the hand")
+
+
+def _run_kernel(batch: HandBatch, table: FanTable):
+    n = len(batch)
+    F = table.n_cols
+    fan_counts = np.zeros((n, F), np.int16)
+    totals = np.full(n, -1, np.int32)
+    kongs = np.zeros(n, np.int32)
+    _k.score_batch_kernel(np.ascontiguousarray(batch.counts, np.uint8),
+                          np.ascontiguousarray(batch.melds, np.int8),
+                          np.ascontiguousarray(batch.n_melds, np.uint8),
+                          np.ascontiguousarray(batch.flags, np.uint16),
+                          np.ascontiguousarray(batch.seat, np.int8),
+                          np.ascontiguousarray(batch.dealer, np.int8),
+                          _form_mask(table.rules), table.pred_col, table.values,
+                          table.enabled, table.excl, table.order, table.kong_values,
+                          table.players, fan_counts, totals, kongs)
+    return fan_counts, totals, kongs
+
+
+def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = None,
+               fee: float | None = None, chips: int | Mapping | None = None,
+               unit: Any = None) -> ScoreResult:
+    """Score and settle one complete Tuidaohu or two-player hand (``hand.rules`` picks the
+    table). ``base`` (default 1), ``fee`` (two-player default 0.05) and ``chips`` (a cap
+    per player: an int for both, or ``{seat: chips}``; default unlimited).
+
+    ``total`` is the fan total before the cap; ``extras`` holds ``capped``,
+    ``multiplier``, ``win_payment``, the per-kong ``kong_payments`` and, for two-player,
+    ``owed``/``gross``/``fee``/``net``/``chip_capped``. ``settlement`` = win + kongs, net.
+    """
+    if unit is not None:
+        raise RuleSetError("unit", None, f"{hand.rules} has no unit; payments scale with base")
+    table = _table_for(hand.rules, variant)
+    _check_situation(hand, table)
+    batch = HandBatch.from_hands([hand], rules=table.rules)
+    fan_counts, totals, _ = _run_kernel(batch, table)
+    total = int(totals[0])
+    if total < 0:
+        raise IncompleteHandError(hand.describe(), None,
+                                  f"not a complete {table.rules} hand (4 sets + a pair, or seven pairs)")
+    fans = tuple(FanHit(r.id, r.en, r.zh, r.ja, r.points, int(fan_counts[0, r.id]))
+                 for r in table.rows if fan_counts[0, r.id] > 0)
+    s = hand.situation
+    players = table.players
+    kongs = _hand_kongs(hand, players)
+    st = settle(total, seat=s.seat, self_drawn=s.self_drawn, discarder=s.discarder,
+                kongs=[(k, d) for k, d, _ in kongs], rules=table.rules, variant=variant,
+                base=1 if base is None else int(base), fee=fee, chips=chips, dealer=s.dealer)
+    for item, (_, _, tile) in zip(st["kong_payments"], kongs):
+        item["tile"] = tile_name(tile)
+    if s.robbing_kong:
+        st["robbed_kong"] = "the robbed added kong pays nothing (it reverts to a pung)"
+    settlement = st.pop("settlement")
+    return ScoreResult(table.rules, total, True, 0, fans, settlement, st, variant)
+
+
+def _validate_batch(batch: HandBatch, table: FanTable) -> None:
+    rs = get_rules(table.rules)
+    mask = rs.kind_mask
+    counts = np.asarray(batch.counts)
+    if counts.ndim != 2 or counts.shape[1] != N_KINDS:
+        raise InvalidCountsError(f"counts shape {counts.shape}", None, "counts must be (N, 34)")
+    bad = np.flatnonzero((counts[:, ~mask] > 0).any(axis=1))
+    if bad.size:
+        raise InvalidCountsError(f"row {bad[0]}", int(bad[0]), f"tile outside the {rs.name} tile set")
+    melds = np.asarray(batch.melds)
+    n = len(counts)
+    held = counts.astype(np.int16)
+    rows = np.arange(n)
+    for j in range(melds.shape[1]):
+        kind = melds[:, j, 0].astype(np.int64)
+        tile = melds[:, j, 1].astype(np.int64)
+        active = (j < batch.n_melds) & (kind >= 0)
+        if not active.any():
+            continue
+        if ((tile < 0) | (tile >= N_KINDS))[active].any():
+            r = int(np.flatnonzero(active & ((tile < 0) | (tile >= N_KINDS)))[0])
+            raise InvalidCountsError(f"row {r}", r, "meld tile out of range")
+        chow = active & (kind == 0)
+        if chow.any():
+            if not rs.chow_allowed:
+                r = int(np.flatnonzero(chow)[0])
+                raise InvalidCountsError(f"row {r}", r, f"{rs.name} does not allow claimed chows")
+            badc = chow & ((tile >= 27) | (tile % 9 > 6))
+            if badc.any():
+                r = int(np.flatnonzero(badc)[0])
+                raise InvalidCountsError(f"row {r}", r, "a chow meld must start at 1..7 of a suit")
+            for d in range(3):
+                np.add.at(held, (rows[chow], tile[chow] + d), 1)
+        pk = active & (kind >= 1)
+        np.add.at(held, (rows[pk], tile[pk]), np.where(kind[pk] == 2, 4, 3).astype(np.int16))
+        if (pk & ~mask[np.clip(tile, 0, 33)]).any():
+            r = int(np.flatnonzero(pk & ~mask[np.clip(tile, 0, 33)])[0])
+            raise InvalidCountsError(f"row {r}", r, f"meld tile outside the {rs.name} tile set")
+    over = np.flatnonzero((held > 4).any(axis=1))
+    if over.size:
+        raise InvalidCountsError(f"row {over[0]}", int(over[0]), "more than 4 copies of a tile")
+
+
+def score_batch(batch: HandBatch, variant: str | None = None):
+    """Score N hands (compiled kernel). ``fan_counts`` (N, F+1) int16 by fan id,
+    ``totals`` (fan before the cap; -1 not complete), ``legal`` (= complete: no minimum),
+    ``extras``: ``capped``, ``multiplier`` (units of base paid per payer for the win) and
+    ``kong_units`` (units of base the winner receives in all for his kongs)."""
+    from . import BatchScores
+    table = _table_for(batch.rules, variant)
+    _validate_batch(batch, table)
+    fan_counts, totals, kongs = _run_kernel(batch, table)
+    complete = totals >= 0
+    capped = np.where(complete, np.minimum(totals, table.fan_cap), 0).astype(np.int8)
+    mult = np.where(capped >= 1, np.left_shift(1, np.maximum(capped.astype(np.int32) - 1, 0)), 0).astype(np.int32)
+    return BatchScores(fan_counts, totals, complete.copy(), complete,
+                       {"capped": capped, "multiplier": mult, "kong_units": kongs})
+
+
+def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None):
+    """Every winning tile of N ready hands (13 tiles, kongs aside): totals (fan before
+    the cap) on a discard and on a self-draw; ``live`` = 4 − held − visible."""
+    from . import WaitScores
+    table = _table_for(batch.rules, variant)
+    _validate_batch(batch, table)
+    n = len(batch)
+    vis = np.zeros((n, N_KINDS), np.uint8) if visible is None else np.ascontiguousarray(visible, np.uint8)
+    if vis.shape != (n, N_KINDS):
+        raise InvalidCountsError(f"visible shape {vis.shape}", None, f"visible must be ({n}, 34)")
+    wins = np.zeros((n, N_KINDS), np.bool_)
+    td = np.full((n, N_KINDS), -1, np.int32)
+    ts = np.full((n, N_KINDS), -1, np.int32)
+    live = np.zeros((n, N_KINDS), np.int16)
+    _k.score_waits_kernel(np.ascontiguousarray(batch.counts, np.uint8),
+                          np.ascontiguousarray(batch.melds, np.int8),
+                          np.ascontiguousarray(batch.n_melds, np.uint8),
+                          np.ascontiguousarray(batch.flags, np.uint16),
+                          np.ascontiguousarray(batch.seat, np.int8),
+                          np.ascontiguousarray(batch.dealer, np.int8), vis,
+                          get_rules(table.rules).kind_mask, _form_mask(table.rules),
+                          table.pred_col, table.values, table.enabled, table.excl,
+                          table.order, wins, td, ts, live)
+    return WaitScores(wins, td, ts, wins.copy(), wins.copy(), live)
+
+
+def random_batch(n: int, rules: str = "tuidaohu", seed: int = 0) -> HandBatch:
+    """``n`` random complete hands (0-4 called melds with open/added/concealed kongs,
+    about 10% seven pairs, 40% self-drawn) for benchmarks and property tests."""
+    rs = get_rules(rules)
+    b = HandBatch.empty(n, rs.name)
+    _k.random_complete_hands(n, np.array(rs.kinds, np.int64), rs.chow_allowed, seed,
+                             b.counts, b.melds, b.n_melds, b.flags)
+    rng = np.random.default_rng(seed)
+    held = b.counts > 0
+    # a winning tile drawn among the concealed tiles (the kernel does not need it; it
+    # makes every row a valid Hand for batch.hand(i))
+    pick = (rng.random(held.shape) * held).argmax(axis=1)
+    b.winning_tile[:] = pick.astype(np.int8)
+    return b
+
+
+__all__ = ["FAN_TABLE", "FAN_TABLES", "FanTable", "get_table", "score_hand",
+           "score_batch", "score_waits_batch", "settle", "kong_payment", "head_bump",
+           "next_dealer", "multiplier", "random_batch"]
