@@ -1,0 +1,209 @@
+"""The ``mjfast`` command line. Thin: parses options, calls the library, prints.
+
+Every hand command takes the same situation options (``--seat``, ``--tsumo``,
+``--discarder``...), which override what the hand string says.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Optional
+
+import typer
+
+from .errors import MjfastError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Fast analysis of Chinese-family mahjong (MCR, Taiwan, Tuidaohu, two-player).")
+
+RULES_HELP = "Rule set: mcr, taiwan, tuidaohu, two_player."
+
+
+def _situation(seat, prevalent, dealer, tsumo, discarder, streak, flowers, table_discards,
+               original_ready, last_tile, kong_replacement, robbing_kong, fourth_tile,
+               first_turn) -> dict[str, Any]:
+    """Only the options the user actually gave (None = not given)."""
+    given = dict(seat=seat, prevalent=prevalent, dealer=dealer, self_drawn=tsumo,
+                 discarder=discarder, streak=streak, flowers=flowers,
+                 table_discards=table_discards, original_ready=original_ready,
+                 last_tile=last_tile, kong_replacement=kong_replacement,
+                 robbing_kong=robbing_kong, fourth_tile=fourth_tile, first_turn=first_turn)
+    return {k: v for k, v in given.items() if v is not None}
+
+
+# Shared option declarations (Typer reads them from the signature defaults).
+_SEAT = typer.Option(None, "--seat", help="Seat wind of the player: E S W N.")
+_PREV = typer.Option(None, "--prevalent", help="Prevalent (round) wind: E S W N.")
+_DEALER = typer.Option(None, "--dealer", help="Seat wind of the dealer (default E).")
+_TSUMO = typer.Option(None, "--tsumo/--ron", help="Self-drawn (tsumo) or discard (ron) win.")
+_DISC = typer.Option(None, "--discarder", help="Seat wind of the discarder (a discard win).")
+_STREAK = typer.Option(None, "--streak", help="Dealer's previous consecutive wins.")
+_FLOWERS = typer.Option(None, "--flowers", help="Flowers: a count or letters a..h.")
+_TABLE = typer.Option(None, "--table-discards", help="Discards on the table at the win.")
+_ORIG = typer.Option(None, "--original-ready/--no-original-ready", help="Declared original ready (Taiwan).")
+_LAST = typer.Option(None, "--last-tile/--no-last-tile", help="Won on the last tile (of the wall / its discard).")
+_KREP = typer.Option(None, "--kong-replacement/--no-kong-replacement", help="Self-drawn on a kong's replacement tile.")
+_ROB = typer.Option(None, "--robbing-kong/--no-robbing-kong", help="Won by robbing an added kong.")
+_FOURTH = typer.Option(None, "--fourth-tile/--no-fourth-tile", help="Winning tile's other three copies were visible (MCR).")
+_FIRST = typer.Option(None, "--first-turn/--no-first-turn", help="Won on the first turn (heavenly/earthly hand).")
+
+
+def _fail(exc: Exception) -> None:
+    typer.echo(f"error: {exc}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _print_json(obj: Any) -> None:
+    typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+@app.command()
+def parse(text: str = typer.Argument(..., help="A hand in mpsz, MCR-calculator or Botzone notation."),
+          rules: str = typer.Option("mcr", "--rules", "-r", help=RULES_HELP),
+          as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+          seat: Optional[str] = _SEAT, prevalent: Optional[str] = _PREV, dealer: Optional[str] = _DEALER,
+          tsumo: Optional[bool] = _TSUMO, discarder: Optional[str] = _DISC, streak: Optional[int] = _STREAK,
+          flowers: Optional[str] = _FLOWERS, table_discards: Optional[int] = _TABLE,
+          original_ready: Optional[bool] = _ORIG, last_tile: Optional[bool] = _LAST,
+          kong_replacement: Optional[bool] = _KREP, robbing_kong: Optional[bool] = _ROB,
+          fourth_tile: Optional[bool] = _FOURTH, first_turn: Optional[bool] = _FIRST):
+    """Parse a hand: print it normalised in every notation, and its divisions."""
+    from .decompose import decompose
+    from .notation import parse_hand
+    try:
+        opts = _situation(seat, prevalent, dealer, tsumo, discarder, streak, flowers, table_discards,
+                          original_ready, last_tile, kong_replacement, robbing_kong, fourth_tile, first_turn)
+        hand = parse_hand(text, rules=rules, **opts)
+        divisions = decompose(hand) if hand.winning_tile is not None else []
+    except MjfastError as exc:
+        _fail(exc)
+    formats = {fmt: hand.to_string(fmt) for fmt in ("mcr", "mpsz", "botzone")}
+    if as_json:
+        _print_json({"rules": hand.rules, "hand": formats, "complete": bool(divisions),
+                     "divisions": [str(d) for d in divisions]})
+        return
+    typer.echo(f"rules:   {hand.rules}")
+    for fmt, s in formats.items():
+        typer.echo(f"{fmt + ':':8} {s}")
+    if hand.winning_tile is None:
+        typer.echo("waiting hand (no winning tile): see `mjfast shanten`")
+    elif not divisions:
+        typer.echo("not a complete hand")
+    else:
+        typer.echo(f"{len(divisions)} division(s):")
+        for d in divisions:
+            typer.echo(f"  {d}")
+
+
+@app.command()
+def shanten(text: str = typer.Argument(..., help="A hand (13/16 tiles to see its waits, or 14/17)."),
+            rules: str = typer.Option("mcr", "--rules", "-r", help=RULES_HELP),
+            as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+            flowers: Optional[str] = _FLOWERS):
+    """Shanten number, effective tiles with live counts, and the waits of a ready hand."""
+    from . import shanten as shanten_mod
+    from .notation import parse_hand
+    try:
+        opts = {"flowers": flowers} if flowers is not None else {}
+        hand = parse_hand(text, rules=rules, **opts)
+        report = shanten_mod.report(hand)
+    except MjfastError as exc:
+        _fail(exc)
+    if as_json:
+        _print_json(report)
+    else:
+        typer.echo(shanten_mod.format_report(report))
+
+
+def _format_score(d: dict[str, Any]) -> str:
+    unit = {"mcr": "points", "taiwan": "tai"}.get(d["rules"], "fan")
+    lines = [f"rules: {d['rules']}" + (f" ({d['variant']})" if d.get("variant") else "")]
+    for f in d["fans"]:
+        mult = f" x{f['count']}" if f["count"] != 1 else ""
+        lines.append(f"  {f['points'] * f['count']:>4}  {f['name_en']} {f['name_zh']}{mult}")
+    lines.append(f"total: {d['total']} {unit}" + ("" if d["legal"] else "  (NOT a legal win)"))
+    extra = {k: v for k, v in d.items()
+             if k not in ("rules", "variant", "total", "legal", "fans", "settlement", "flowers")}
+    if d.get("flowers"):
+        lines.append(f"flowers: {d['flowers']}")
+    for k, v in extra.items():
+        lines.append(f"{k}: {v}")
+    lines.append("settlement: " + "  ".join(f"{seat} {gain:+d}" for seat, gain in d["settlement"].items()))
+    return "\n".join(lines)
+
+
+@app.command()
+def score(text: str = typer.Argument(..., help="A complete hand."),
+          rules: str = typer.Option("mcr", "--rules", "-r", help=RULES_HELP),
+          variant: Optional[str] = typer.Option(None, "--variant", help="Rule variant (e.g. botzone)."),
+          as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+          base: Optional[int] = typer.Option(None, "--base", help="Base stake (Tuidaohu, two-player, Taiwan)."),
+          unit: Optional[int] = typer.Option(None, "--unit", help="Value of one tai (Taiwan)."),
+          fee: Optional[float] = typer.Option(None, "--fee", help="Fee on winnings (two-player, default 0.05)."),
+          chips: Optional[int] = typer.Option(None, "--chips", help="Chips each player brought (two-player cap)."),
+          seat: Optional[str] = _SEAT, prevalent: Optional[str] = _PREV, dealer: Optional[str] = _DEALER,
+          tsumo: Optional[bool] = _TSUMO, discarder: Optional[str] = _DISC, streak: Optional[int] = _STREAK,
+          flowers: Optional[str] = _FLOWERS, table_discards: Optional[int] = _TABLE,
+          original_ready: Optional[bool] = _ORIG, last_tile: Optional[bool] = _LAST,
+          kong_replacement: Optional[bool] = _KREP, robbing_kong: Optional[bool] = _ROB,
+          fourth_tile: Optional[bool] = _FOURTH, first_turn: Optional[bool] = _FIRST):
+    """Score a complete hand: fans, total, legality and each seat's gain or loss."""
+    from .notation import parse_hand
+    from .scoring import score as score_hand
+    try:
+        opts = _situation(seat, prevalent, dealer, tsumo, discarder, streak, flowers, table_discards,
+                          original_ready, last_tile, kong_replacement, robbing_kong, fourth_tile, first_turn)
+        params = {k: v for k, v in dict(base=base, unit=unit, fee=fee, chips=chips).items() if v is not None}
+        hand = parse_hand(text, rules=rules, **opts)
+        result = score_hand(hand, rules=hand.rules, variant=variant, **params)
+    except MjfastError as exc:
+        _fail(exc)
+    d = result.to_dict()
+    if as_json:
+        _print_json(d)
+    else:
+        typer.echo(_format_score(d))
+
+
+@app.command("score-waits")
+def score_waits_cmd(text: str = typer.Argument(..., help="A ready (waiting) hand."),
+                    rules: str = typer.Option("mcr", "--rules", "-r", help=RULES_HELP),
+                    variant: Optional[str] = typer.Option(None, "--variant"),
+                    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+                    seat: Optional[str] = _SEAT, prevalent: Optional[str] = _PREV,
+                    flowers: Optional[str] = _FLOWERS):
+    """Score every winning tile of a ready hand, on a discard and on a self-draw."""
+    from .notation import parse_hand
+    from .scoring import score_waits
+    try:
+        opts = _situation(seat, prevalent, None, None, None, None, flowers, None, None, None,
+                          None, None, None, None)
+        hand = parse_hand(text, rules=rules, **opts)
+        rows = score_waits(hand, rules=hand.rules, variant=variant)
+    except MjfastError as exc:
+        _fail(exc)
+    if as_json:
+        _print_json(rows)
+        return
+    if not rows:
+        typer.echo("not ready: no winning tile")
+    for r in rows:
+        typer.echo(f"{r['tile']:>3}  discard {r['total_discard']:>4}{'' if r['legal_discard'] else ' (illegal)':10}"
+                   f"  self-drawn {r['total_self_drawn']:>4}{'' if r['legal_self_drawn'] else ' (illegal)':10}"
+                   f"  live {r['live']}")
+
+
+@app.command()
+def version():
+    """Print the mjfast version."""
+    from . import __version__
+    typer.echo(__version__)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``mjfast`` console script."""
+    app(args=argv if argv is not None else sys.argv[1:], prog_name="mjfast")
+
+
+if __name__ == "__main__":
+    main()
