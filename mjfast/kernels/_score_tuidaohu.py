@@ -363,3 +363,53 @@ def random_complete_hands(n, kinds, chow_ok, seed, counts, melds, n_melds, flags
             continue
         flags[h] = 1 if np.random.random() < 0.4 else 0
         h += 1
+
+
+# reasons of validate_rows (codes -> messages in mjfast.scoring.tuidaohu)
+BAD_OK = 0
+BAD_TILE_SET = 1
+BAD_MELD_TILE = 2
+BAD_CHOW = 3
+BAD_CLAIMED_CHOW = 4
+BAD_OVER_FOUR = 5
+BAD_MELD_COUNT = 6
+
+
+@njit(**JIT_OPTIONS)
+def validate_rows(counts, melds, n_melds, kinds_mask, chow_ok):
+    """First invalid row of a batch and why: (row, BAD_* code); (-1, BAD_OK) when all
+    rows are fine. Checks the tile set, meld tiles, chows, at most 4 copies (melds included)."""
+    N = counts.shape[0]
+    held = np.zeros(34, dtype=np.int64)
+    for h in range(N):
+        for i in range(34):
+            held[i] = counts[h, i]
+            if counts[h, i] > 0 and not kinds_mask[i]:
+                return h, BAD_TILE_SET
+        nm = n_melds[h]
+        if nm > melds.shape[1]:
+            return h, BAD_MELD_COUNT
+        for j in range(nm):
+            kind = melds[h, j, 0]
+            t = melds[h, j, 1]
+            if kind < 0:
+                continue
+            if t < 0 or t >= 34 or kind > 2:
+                return h, BAD_MELD_TILE
+            if kind == 0:
+                if not chow_ok:
+                    return h, BAD_CLAIMED_CHOW
+                if t >= 27 or t % 9 > 6:
+                    return h, BAD_CHOW
+                for d in range(3):
+                    if not kinds_mask[t + d]:
+                        return h, BAD_MELD_TILE
+                    held[t + d] += 1
+            else:
+                if not kinds_mask[t]:
+                    return h, BAD_MELD_TILE
+                held[t] += 4 if kind == 2 else 3
+        for i in range(34):
+            if held[i] > 4:
+                return h, BAD_OVER_FOUR
+    return -1, BAD_OK

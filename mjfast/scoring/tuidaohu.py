@@ -424,47 +424,28 @@ def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = Non
     return ScoreResult(table.rules, total, True, 0, fans, settlement, st, variant)
 
 
+_BAD_REASONS = {
+    _k.BAD_TILE_SET: "tile outside the {rules} tile set",
+    _k.BAD_MELD_TILE: "meld tile outside the {rules} tile set (or not a meld)",
+    _k.BAD_CHOW: "a chow meld must start at 1..7 of a suit",
+    _k.BAD_CLAIMED_CHOW: "{rules} does not allow claimed chows",
+    _k.BAD_OVER_FOUR: "more than 4 copies of a tile (melds included)",
+    _k.BAD_MELD_COUNT: "more than 5 melds",
+}
+
+
 def _validate_batch(batch: HandBatch, table: FanTable) -> None:
+    """Raise :class:`InvalidCountsError` (with the row index) on the first bad row."""
     rs = get_rules(table.rules)
-    mask = rs.kind_mask
     counts = np.asarray(batch.counts)
     if counts.ndim != 2 or counts.shape[1] != N_KINDS:
         raise InvalidCountsError(f"counts shape {counts.shape}", None, "counts must be (N, 34)")
-    bad = np.flatnonzero((counts[:, ~mask] > 0).any(axis=1))
-    if bad.size:
-        raise InvalidCountsError(f"row {bad[0]}", int(bad[0]), f"tile outside the {rs.name} tile set")
-    melds = np.asarray(batch.melds)
-    n = len(counts)
-    held = counts.astype(np.int16)
-    rows = np.arange(n)
-    for j in range(melds.shape[1]):
-        kind = melds[:, j, 0].astype(np.int64)
-        tile = melds[:, j, 1].astype(np.int64)
-        active = (j < batch.n_melds) & (kind >= 0)
-        if not active.any():
-            continue
-        if ((tile < 0) | (tile >= N_KINDS))[active].any():
-            r = int(np.flatnonzero(active & ((tile < 0) | (tile >= N_KINDS)))[0])
-            raise InvalidCountsError(f"row {r}", r, "meld tile out of range")
-        chow = active & (kind == 0)
-        if chow.any():
-            if not rs.chow_allowed:
-                r = int(np.flatnonzero(chow)[0])
-                raise InvalidCountsError(f"row {r}", r, f"{rs.name} does not allow claimed chows")
-            badc = chow & ((tile >= 27) | (tile % 9 > 6))
-            if badc.any():
-                r = int(np.flatnonzero(badc)[0])
-                raise InvalidCountsError(f"row {r}", r, "a chow meld must start at 1..7 of a suit")
-            for d in range(3):
-                np.add.at(held, (rows[chow], tile[chow] + d), 1)
-        pk = active & (kind >= 1)
-        np.add.at(held, (rows[pk], tile[pk]), np.where(kind[pk] == 2, 4, 3).astype(np.int16))
-        if (pk & ~mask[np.clip(tile, 0, 33)]).any():
-            r = int(np.flatnonzero(pk & ~mask[np.clip(tile, 0, 33)])[0])
-            raise InvalidCountsError(f"row {r}", r, f"meld tile outside the {rs.name} tile set")
-    over = np.flatnonzero((held > 4).any(axis=1))
-    if over.size:
-        raise InvalidCountsError(f"row {over[0]}", int(over[0]), "more than 4 copies of a tile")
+    row, why = _k.validate_rows(np.ascontiguousarray(counts, np.uint8),
+                                np.ascontiguousarray(batch.melds, np.int8),
+                                np.ascontiguousarray(batch.n_melds, np.uint8),
+                                rs.kind_mask, rs.chow_allowed)
+    if row >= 0:
+        raise InvalidCountsError(f"row {row}", int(row), _BAD_REASONS[int(why)].format(rules=rs.name))
 
 
 def score_batch(batch: HandBatch, variant: str | None = None):
