@@ -1,0 +1,538 @@
+"""Numba kernel: Taiwan 16-tile (mahjchina table) tai scoring of complete hands and waits.
+
+The kernel works in *key space*: one column per predicate key (``KEYS`` below, the names
+used in ``mjfast/rules/taiwan.toml``). The scorer module maps keys to the table's ids,
+points, enabled switches and exclusion graph and passes them in as arrays:
+
+- ``points`` int64[K]: tai per unit of each key
+- ``excl`` int64[K]: bit j set when key k excludes key j (data: the table's ``excludes``)
+- ``order`` int64[K]: a topological order of the exclusion graph (excluders first)
+- ``enabled`` int64: bit k set when key k is switched on
+- ``params`` int64[2]: very-early / early table-discard limits
+
+For every division of the concealed tiles (``_decompose.divisions``) and every placement
+of the winning tile in it (``_decompose.wait_placements``) the kernel computes the raw
+item counts, applies the exclusion graph and keeps the highest total ("highest reading
+wins"). Totals are in tai and exclude the dealer bonus (a settlement matter).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ._config import JIT_OPTIONS
+from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
+                         SET_PUNG, WAIT_CLOSED, WAIT_EDGE, WAIT_SINGLE, divisions,
+                         wait_placements)
+
+KEYS = (
+    "win_shape", "no_flowers", "flowers", "honor_pung", "open_kong", "concealed_kong",
+    "concealed_self_draw", "concealed_hand", "self_draw", "all_called", "single_wait",
+    "closed_or_edge_wait", "no_honors", "no_honors_no_flowers", "half_flush", "full_flush",
+    "seven_pairs_triplet", "all_chows", "pure_all_chows", "all_pungs",
+    "small_three_dragons", "big_three_dragons", "small_three_winds", "three_wind_pungs",
+    "small_four_winds", "big_four_winds", "two_concealed_pungs", "three_concealed_pungs",
+    "four_concealed_pungs", "five_concealed_pungs", "pure_straight",
+    "concealed_pure_straight", "last_tile_draw", "last_discard", "robbing_kong",
+    "very_early_win", "early_win", "original_ready", "heavenly_win", "earthly_win",
+    "seven_flowers_rob", "eight_flowers",
+)
+K = len(KEYS)
+(K_WIN, K_NO_FLOWERS, K_FLOWERS, K_HONOR_PUNG, K_OPEN_KONG, K_CONCEALED_KONG,
+ K_CONC_SELF_DRAW, K_CONC_HAND, K_SELF_DRAW, K_ALL_CALLED, K_SINGLE, K_CLOSED_EDGE,
+ K_NO_HONORS, K_NO_HONORS_NO_FLOWERS, K_HALF_FLUSH, K_FULL_FLUSH, K_SPT, K_ALL_CHOWS,
+ K_PURE_ALL_CHOWS, K_ALL_PUNGS, K_SMALL_DRAGONS, K_BIG_DRAGONS, K_SMALL_THREE_WINDS,
+ K_THREE_WINDS, K_SMALL_FOUR_WINDS, K_BIG_FOUR_WINDS, K_CP2, K_CP3, K_CP4, K_CP5,
+ K_STRAIGHT, K_CONC_STRAIGHT, K_LAST_DRAW, K_LAST_DISCARD, K_ROB_KONG, K_VERY_EARLY,
+ K_EARLY, K_ORIGINAL_READY, K_HEAVENLY, K_EARTHLY, K_SEVEN_FLOWERS,
+ K_EIGHT_FLOWERS) = range(K)
+
+# HandBatch.flags bits (mjfast/hand.py)
+F_SELF_DRAWN = 1
+F_LAST_TILE = 4
+F_KONG_REPLACEMENT = 8
+F_ROBBING_KONG = 16
+F_ORIGINAL_READY = 32
+F_FIRST_TURN = 64
+
+FORM_MASK = (1 << FORM_REGULAR) | (1 << FORM_SEVEN_PAIRS_TRIPLET)
+
+
+@njit(**JIT_OPTIONS)
+def apply_exclusions(hits, points, excl, order, enabled, kept):
+    """Drop disabled items and the items excluded by a counted item; ``kept`` gets the
+    surviving counts. Returns the total (sum of kept count x points)."""
+    removed = np.int64(0)
+    for a in range(K):
+        k = order[a]
+        if hits[k] > 0 and (enabled >> k) & 1 and not (removed >> k) & 1:
+            removed |= excl[k]
+    total = 0
+    for k in range(K):
+        if hits[k] > 0 and (enabled >> k) & 1 and not (removed >> k) & 1:
+            kept[k] = hits[k]
+            total += hits[k] * points[k]
+        else:
+            kept[k] = 0
+    return total
+
+
+@njit(**JIT_OPTIONS)
+def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
+                  points, excl, order, enabled, params, divbuf, n_div, place, hits, kept, best):
+    """Highest total over the divisions ``divbuf[:n_div]``; ``best`` gets its item counts.
+    Returns the total, or -1 when no division is a complete 5-set (or special) hand."""
+    for k in range(K):
+        best[k] = 0
+    self_drawn = (fl & F_SELF_DRAWN) != 0
+
+    # ---- hand-wide facts (the same in every reading) ----
+    n_called = 0
+    open_k = 0
+    conc_k = 0
+    m_honor = 0
+    m_wind = 0
+    m_dragon = 0
+    m_pungs = 0
+    m_chows = 0
+    suit_seen = np.zeros(4, dtype=np.int64)
+    called_chow = np.zeros(27, dtype=np.bool_)
+    for t in range(34):
+        if c[t] > 0:
+            suit_seen[t // 9 if t < 27 else 3] = 1
+    for j in range(nm):
+        kind = melds[j, 0]
+        t = melds[j, 1]
+        f = melds[j, 2]
+        suit_seen[t // 9 if t < 27 else 3] = 1
+        if kind == 0:
+            m_chows += 1
+            n_called += 1
+            called_chow[t] = True
+        else:
+            m_pungs += 1
+            if t >= 27:
+                m_honor += 1
+                if t <= 30:
+                    m_wind += 1
+                else:
+                    m_dragon += 1
+            if kind == 2:
+                if f & 1:
+                    conc_k += 1
+                else:
+                    open_k += 1
+                    n_called += 1
+            else:
+                n_called += 1
+    n_suits = suit_seen[0] + suit_seen[1] + suit_seen[2]
+    honors = suit_seen[3] > 0
+
+    for k in range(K):
+        hits[k] = 0
+    hits[K_WIN] = 1
+    if nflow == 0:
+        hits[K_NO_FLOWERS] = 1
+    hits[K_FLOWERS] = nflow
+    hits[K_OPEN_KONG] = open_k
+    hits[K_CONCEALED_KONG] = conc_k
+    if n_called == 0:
+        if self_drawn:
+            hits[K_CONC_SELF_DRAW] = 1
+        else:
+            hits[K_CONC_HAND] = 1
+    if self_drawn:
+        hits[K_SELF_DRAW] = 1
+    elif n_called == 5:
+        hits[K_ALL_CALLED] = 1
+    if not honors:
+        hits[K_NO_HONORS] = 1
+        if nflow == 0:
+            hits[K_NO_HONORS_NO_FLOWERS] = 1
+    if n_suits == 1:
+        if honors:
+            hits[K_HALF_FLUSH] = 1
+        else:
+            hits[K_FULL_FLUSH] = 1
+    if fl & F_LAST_TILE:
+        if self_drawn:
+            hits[K_LAST_DRAW] = 1
+        else:
+            hits[K_LAST_DISCARD] = 1
+    if fl & F_ROBBING_KONG:
+        hits[K_ROB_KONG] = 1
+    if td >= 0:
+        if td <= params[0]:
+            hits[K_VERY_EARLY] = 1
+        if td <= params[1]:
+            hits[K_EARLY] = 1
+    if (fl & F_ORIGINAL_READY) and n_called == 0:
+        hits[K_ORIGINAL_READY] = 1
+    if (fl & F_FIRST_TURN) and nm == 0:
+        if self_drawn and seat == dealer:
+            hits[K_HEAVENLY] = 1
+        if (not self_drawn) and seat != dealer and (discarder < 0 or discarder == dealer) \
+                and (td < 0 or td == 1):
+            hits[K_EARTHLY] = 1
+
+    conc_chow = np.zeros(27, dtype=np.bool_)
+    best_total = -1
+    for r in range(n_div):
+        form = divbuf[r, 0]
+        # reading-dependent items start from zero each time
+        hits[K_HONOR_PUNG] = m_honor
+        hits[K_SINGLE] = 0
+        hits[K_CLOSED_EDGE] = 0
+        hits[K_SPT] = 0
+        hits[K_ALL_CHOWS] = 0
+        hits[K_PURE_ALL_CHOWS] = 0
+        hits[K_ALL_PUNGS] = 0
+        hits[K_SMALL_DRAGONS] = 0
+        hits[K_BIG_DRAGONS] = 0
+        hits[K_SMALL_THREE_WINDS] = 0
+        hits[K_THREE_WINDS] = 0
+        hits[K_SMALL_FOUR_WINDS] = 0
+        hits[K_BIG_FOUR_WINDS] = 0
+        hits[K_CP2] = 0
+        hits[K_CP3] = 0
+        hits[K_CP4] = 0
+        hits[K_CP5] = 0
+        hits[K_STRAIGHT] = 0
+        hits[K_CONC_STRAIGHT] = 0
+        if form == FORM_SEVEN_PAIRS_TRIPLET:
+            if nm != 0:
+                continue
+            hits[K_SPT] = 1
+            if divbuf[r, 13] >= 27:
+                hits[K_HONOR_PUNG] = 1
+            total = apply_exclusions(hits, points, excl, order, enabled, kept)
+            if total > best_total:
+                best_total = total
+                for k in range(K):
+                    best[k] = kept[k]
+            continue
+        if form != FORM_REGULAR:
+            continue
+        n_sets = divbuf[r, 2]
+        if n_sets + nm != 5:
+            continue
+        pair = divbuf[r, 1]
+        r_pungs = 0
+        r_chows = 0
+        wind_p = m_wind
+        dragon_p = m_dragon
+        for i in range(27):
+            conc_chow[i] = False
+        for i in range(n_sets):
+            t = divbuf[r, 4 + 2 * i]
+            if divbuf[r, 3 + 2 * i] == SET_PUNG:
+                r_pungs += 1
+                if t >= 27:
+                    hits[K_HONOR_PUNG] += 1
+                    if t <= 30:
+                        wind_p += 1
+                    else:
+                        dragon_p += 1
+            else:
+                r_chows += 1
+                conc_chow[t] = True
+        if r_pungs + m_pungs == 0:
+            hits[K_ALL_CHOWS] = 1
+            if pair < 27 and nflow == 0:
+                hits[K_PURE_ALL_CHOWS] = 1
+        if r_chows + m_chows == 0:
+            hits[K_ALL_PUNGS] = 1
+        if dragon_p == 3:
+            hits[K_BIG_DRAGONS] = 1
+        if dragon_p == 2 and pair >= 31:
+            hits[K_SMALL_DRAGONS] = 1
+        pair_wind = pair >= 27 and pair <= 30
+        if wind_p == 4:
+            hits[K_BIG_FOUR_WINDS] = 1
+        if wind_p == 3:
+            hits[K_THREE_WINDS] = 1
+            if pair_wind:
+                hits[K_SMALL_FOUR_WINDS] = 1
+        if wind_p >= 2 and pair_wind:
+            hits[K_SMALL_THREE_WINDS] = 1
+        for s in range(3):
+            b = 9 * s
+            if conc_chow[b] and conc_chow[b + 3] and conc_chow[b + 6]:
+                hits[K_CONC_STRAIGHT] = 1
+                hits[K_STRAIGHT] = 1
+            elif (conc_chow[b] or called_chow[b]) and (conc_chow[b + 3] or called_chow[b + 3]) \
+                    and (conc_chow[b + 6] or called_chow[b + 6]):
+                hits[K_STRAIGHT] = 1
+        n_place = wait_placements(divbuf[r], wt, place)
+        for q in range(n_place):
+            slot = place[q, 0]
+            shape = place[q, 1]
+            hits[K_SINGLE] = 1 if shape == WAIT_SINGLE else 0
+            hits[K_CLOSED_EDGE] = 1 if (shape == WAIT_CLOSED or shape == WAIT_EDGE) else 0
+            cp = r_pungs + conc_k
+            if (not self_drawn) and slot >= 0 and divbuf[r, 3 + 2 * slot] == SET_PUNG:
+                cp -= 1  # a pung completed by the discard is not concealed
+            hits[K_CP2] = 1 if cp >= 2 else 0
+            hits[K_CP3] = 1 if cp >= 3 else 0
+            hits[K_CP4] = 1 if cp >= 4 else 0
+            hits[K_CP5] = 1 if cp >= 5 else 0
+            total = apply_exclusions(hits, points, excl, order, enabled, kept)
+            if total > best_total:
+                best_total = total
+                for k in range(K):
+                    best[k] = kept[k]
+    return best_total
+
+
+@njit(**JIT_OPTIONS)
+def _eight_flowers(points, excl, order, enabled, hits, kept, best):
+    for k in range(K):
+        hits[k] = 0
+    hits[K_EIGHT_FLOWERS] = 1
+    total = apply_exclusions(hits, points, excl, order, enabled, kept)
+    for k in range(K):
+        best[k] = kept[k]
+    return total
+
+
+@njit(**JIT_OPTIONS)
+def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
+                 discarder, table_discards, points, excl, order, enabled, params,
+                 out_counts, out_totals):
+    divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+    place = np.zeros((8, 2), dtype=np.int16)
+    c = np.zeros(34, dtype=np.int64)
+    hits = np.zeros(K, dtype=np.int64)
+    kept = np.zeros(K, dtype=np.int64)
+    best = np.zeros(K, dtype=np.int64)
+    for h in range(lo, hi):
+        nflow = np.int64(flowers[h])
+        if nflow >= 8 and (enabled >> K_EIGHT_FLOWERS) & 1:
+            total = _eight_flowers(points, excl, order, enabled, hits, kept, best)
+        else:
+            wt = np.int64(winning_tile[h])
+            total = -1
+            if wt >= 0:
+                for i in range(34):
+                    c[i] = counts[h, i]
+                n = divisions(c, FORM_MASK, divbuf)
+                total = _best_reading(c, wt, melds[h], np.int64(n_melds[h]), nflow,
+                                      np.int64(flags[h]), np.int64(seat[h]),
+                                      np.int64(dealer[h]), np.int64(discarder[h]),
+                                      np.int64(table_discards[h]), points, excl, order,
+                                      enabled, params, divbuf, n, place, hits, kept, best)
+        out_totals[h] = total
+        for k in range(K):
+            out_counts[h, k] = best[k] if total >= 0 else 0
+
+
+@njit(parallel=True, **JIT_OPTIONS)
+def score_batch_kernel(counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
+                       discarder, table_discards, points, excl, order, enabled, params,
+                       out_counts, out_totals, chunk):
+    """Score every hand; ``out_counts`` (N, K) item counts, ``out_totals`` (N,) tai or -1."""
+    n = counts.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        lo = ci * chunk
+        hi = min(n, lo + chunk)
+        _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat,
+                     dealer, discarder, table_discards, points, excl, order, enabled,
+                     params, out_counts, out_totals)
+
+
+@njit(**JIT_OPTIONS)
+def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
+                 table_discards, visible, points, excl, order, enabled, params,
+                 wins, tot_d, tot_s, live):
+    divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+    place = np.zeros((8, 2), dtype=np.int16)
+    c = np.zeros(34, dtype=np.int64)
+    allc = np.zeros(34, dtype=np.int64)
+    hits = np.zeros(K, dtype=np.int64)
+    kept = np.zeros(K, dtype=np.int64)
+    best = np.zeros(K, dtype=np.int64)
+    for h in range(lo, hi):
+        nm = np.int64(n_melds[h])
+        for i in range(34):
+            c[i] = counts[h, i]
+            allc[i] = c[i]
+        for j in range(nm):
+            t = melds[h, j, 1]
+            if melds[h, j, 0] == 0:
+                allc[t] += 1
+                allc[t + 1] += 1
+                allc[t + 2] += 1
+            else:
+                allc[t] += 3 if melds[h, j, 0] == 1 else 4
+        fl = np.int64(flags[h])
+        fl_d = fl & ~(F_SELF_DRAWN | F_KONG_REPLACEMENT)
+        fl_s = (fl | F_SELF_DRAWN) & ~F_ROBBING_KONG
+        nflow = np.int64(flowers[h])
+        for t in range(34):
+            v = 4 - allc[t] - visible[h, t]
+            live[h, t] = v if v > 0 else 0
+            wins[h, t] = False
+            tot_d[h, t] = -1
+            tot_s[h, t] = -1
+            if allc[t] >= 4:
+                continue
+            # only a held tile or a suited neighbour within two can complete a set/pair
+            cand = c[t] > 0
+            if not cand and t < 27:
+                r = t % 9
+                for d in (-2, -1, 1, 2):
+                    if 0 <= r + d <= 8 and c[t + d] > 0:
+                        cand = True
+                        break
+            if not cand:
+                continue
+            c[t] += 1
+            n = divisions(c, FORM_MASK, divbuf)
+            if n > 0:
+                td = _best_reading(c, t, melds[h], nm, nflow, fl_d, np.int64(seat[h]),
+                                   np.int64(dealer[h]), np.int64(discarder[h]),
+                                   np.int64(table_discards[h]), points, excl, order,
+                                   enabled, params, divbuf, n, place, hits, kept, best)
+                if td >= 0:
+                    ts = _best_reading(c, t, melds[h], nm, nflow, fl_s, np.int64(seat[h]),
+                                       np.int64(dealer[h]), np.int64(-1),
+                                       np.int64(table_discards[h]), points, excl, order,
+                                       enabled, params, divbuf, n, place, hits, kept, best)
+                    wins[h, t] = True
+                    tot_d[h, t] = td
+                    tot_s[h, t] = ts
+            c[t] -= 1
+
+
+@njit(parallel=True, **JIT_OPTIONS)
+def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
+                       table_discards, visible, points, excl, order, enabled, params,
+                       wins, tot_d, tot_s, live, chunk):
+    """Every wait of N ready (16-tile) hands: (N, 34) wins / totals on a discard and a
+    self-draw (tai, -1 where not a win) / live copies."""
+    n = counts.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        lo = ci * chunk
+        hi = min(n, lo + chunk)
+        _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer,
+                     discarder, table_discards, visible, points, excl, order, enabled,
+                     params, wins, tot_d, tot_s, live)
+
+
+@njit(**JIT_OPTIONS)
+def random_complete_kernel(seed, n, p_called, p_special, counts, winning_tile, melds,
+                           n_melds, flowers, flags, seat, dealer, discarder, streak,
+                           table_discards):
+    """Fill N random complete Taiwan hands (5 sets + pair or 七対+刻子; called chows,
+    pungs, open / added / concealed kongs; flowers; random situation). For tests and
+    benchmarks. Respects the four-copies limit (melds and flowers included)."""
+    np.random.seed(seed)
+    allc = np.zeros(34, dtype=np.int64)
+    for h in range(n):
+        while True:
+            for i in range(34):
+                allc[i] = 0
+                counts[h, i] = 0
+            for j in range(5):
+                melds[h, j, 0] = -1
+                melds[h, j, 1] = 0
+                melds[h, j, 2] = 0
+                melds[h, j, 3] = 0
+            nm = 0
+            ok = True
+            if np.random.random() < p_special:
+                # seven pairs + a triplet
+                for q in range(7):
+                    t = np.random.randint(0, 34)
+                    allc[t] += 2
+                t = np.random.randint(0, 34)
+                allc[t] += 3
+                for i in range(34):
+                    if allc[i] > 4:
+                        ok = False
+                    counts[h, i] = allc[i]
+            else:
+                for s in range(5):
+                    called = np.random.random() < p_called
+                    if np.random.random() < 0.5:
+                        suit = np.random.randint(0, 3)
+                        t = suit * 9 + np.random.randint(0, 7)
+                        allc[t] += 1
+                        allc[t + 1] += 1
+                        allc[t + 2] += 1
+                        if called:
+                            melds[h, nm, 0] = 0
+                            melds[h, nm, 1] = t
+                            melds[h, nm, 3] = np.random.randint(1, 4)
+                            nm += 1
+                        else:
+                            counts[h, t] += 1
+                            counts[h, t + 1] += 1
+                            counts[h, t + 2] += 1
+                    else:
+                        t = np.random.randint(0, 34)
+                        kong = np.random.random() < 0.15
+                        allc[t] += 4 if kong else 3
+                        if kong:
+                            melds[h, nm, 0] = 2
+                            melds[h, nm, 1] = t
+                            u = np.random.random()
+                            if u < 0.4 or not called:
+                                melds[h, nm, 2] = 1
+                                melds[h, nm, 3] = 0
+                            else:
+                                melds[h, nm, 2] = 2 if u < 0.7 else 0
+                                melds[h, nm, 3] = np.random.randint(1, 4)
+                            nm += 1
+                        elif called:
+                            melds[h, nm, 0] = 1
+                            melds[h, nm, 1] = t
+                            melds[h, nm, 3] = np.random.randint(1, 4)
+                            nm += 1
+                        else:
+                            counts[h, t] += 3
+                p = np.random.randint(0, 34)
+                allc[p] += 2
+                counts[h, p] += 2
+                for i in range(34):
+                    if allc[i] > 4:
+                        ok = False
+            if ok:
+                break
+        n_melds[h] = nm
+        # winning tile: a random concealed tile
+        tot = 0
+        for i in range(34):
+            tot += counts[h, i]
+        k = np.random.randint(0, tot)
+        for i in range(34):
+            if k < counts[h, i]:
+                winning_tile[h] = i
+                break
+            k -= counts[h, i]
+        u = np.random.random()
+        flowers[h] = 0 if u < 0.4 else np.random.randint(1, 8)
+        s = np.random.randint(0, 4)
+        seat[h] = s
+        dealer[h] = np.random.randint(0, 4)
+        streak[h] = np.random.randint(0, 4)
+        f = 0
+        if np.random.random() < 0.5:
+            f |= F_SELF_DRAWN
+            discarder[h] = -1
+            if np.random.random() < 0.05:
+                f |= F_KONG_REPLACEMENT
+        else:
+            discarder[h] = (s + np.random.randint(1, 4)) % 4
+            if np.random.random() < 0.03:
+                f |= F_ROBBING_KONG
+        if np.random.random() < 0.05:
+            f |= F_LAST_TILE
+        if np.random.random() < 0.03 and nm == 0:
+            f |= F_ORIGINAL_READY
+        if np.random.random() < 0.02:
+            f |= F_FIRST_TURN
+        flags[h] = f
+        table_discards[h] = -1 if np.random.random() < 0.5 else np.random.randint(0, 60)

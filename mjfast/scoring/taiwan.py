@@ -1,0 +1,607 @@
+"""Taiwan 16-tile (台湾麻雀) scoring and settlement, mahjchina's tai table (seed 002).
+
+The table is data: ``mjfast/rules/taiwan.toml`` (42 rows: id, key, tai, ja/zh/en names,
+source clause, excludes; the combination decisions as ``[[decision]]`` entries; the
+settlement parameters in ``[params]``), loaded by the generic loader
+:mod:`mjfast.rules._table`. One compiled kernel (:mod:`mjfast.kernels._score_taiwan`)
+scores single hands, batches and waits from the table's arrays.
+
+Scorer contract (docs/INTERNALS.md): :data:`FAN_TABLE`, :func:`score_hand`,
+:func:`score_batch`, :func:`score_waits_batch`. Settlement: :func:`dealer_bonus`,
+:func:`settle_win`, :func:`settle_multiple_ron`, :func:`settle_flower_win`,
+:func:`next_dealer_state`; the missed-win rule: :func:`win_allowed`, :class:`MissedWins`.
+Every decision and its source: docs/rules-taiwan.md.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
+                      SituationError)
+from ..hand import SELF_DRAWN, Hand, HandBatch
+from ..kernels import _score_taiwan as _k
+from ..rules._table import RULES_DIR, Row, RuleTable, load_table
+from ..tiles import N_KINDS, WIND_LETTERS, tile_name
+from .result import FanHit, ScoreResult
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+RULES = "taiwan"
+PLAYERS = 4
+DECISION_MODES = ("cumulative", "replaces", "highest", "one_value", "standalone")
+
+
+# =====================================================================================
+# The table
+# =====================================================================================
+@dataclass(frozen=True)
+class Decision:
+    """One combination decision: ``mode`` over ``members`` (ids, lowest tier first for
+    ``highest`` / ``one_value``); ``item`` for ``replaces``."""
+    name: str
+    mode: str
+    members: tuple[int, ...]
+    item: int | None
+    source: str
+
+
+@dataclass(frozen=True)
+class TaiTable:
+    """The loaded Taiwan table plus the kernel's arrays (in predicate-key space).
+
+    ``table`` is the :class:`~mjfast.rules._table.RuleTable` (rows, params, order);
+    ``decisions`` the combination policy; ``key_ids[k]`` the row id of kernel key k.
+    """
+    table: RuleTable = field(repr=False)
+    decisions: tuple[Decision, ...] = field(repr=False)
+    variant: str | None
+    key_ids: np.ndarray = field(repr=False)
+    points_k: np.ndarray = field(repr=False)
+    excl_k: np.ndarray = field(repr=False)
+    order_k: np.ndarray = field(repr=False)
+    enabled_k: int = 0
+    params_k: np.ndarray = field(repr=False, default=None)
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return self.table.rows
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.table.params
+
+    @property
+    def n_cols(self) -> int:
+        return self.table.max_id + 1
+
+    def row(self, ident: int | str) -> Row:
+        return self.table.row(ident)
+
+    def __getitem__(self, ident: int | str) -> Row:
+        return self.table.row(ident)
+
+    def __iter__(self):
+        return iter(self.table.rows)
+
+    def __len__(self) -> int:
+        return len(self.table.rows)
+
+    def excluded_by(self, ident: int | str) -> set[int]:
+        """Ids a row removes when it counts (standalone rows: every other row)."""
+        r = self.row(ident)
+        if r.get("standalone", False):
+            return {x.id for x in self.rows if x.id != r.id}
+        return set(r.excludes)
+
+
+def _read_decisions(path) -> list[dict]:
+    with open(path, "rb") as fh:
+        return list(tomllib.load(fh).get("decision", []))
+
+
+def _check_decisions(table: RuleTable, raw: list[dict], path) -> tuple[Decision, ...]:
+    """Each decision must agree with the rows' excludes graph (enabled rows)."""
+    ids = {r.id: r for r in table.rows}
+    out = []
+
+    def excl(a):
+        r = ids[a]
+        if r.get("standalone", False):
+            return {x for x in ids if x != a}
+        return set(r.excludes)
+
+    for d in raw:
+        name, mode = d.get("name", "?"), d.get("mode")
+        members = tuple(int(x) for x in d.get("members", []))
+        item = d.get("item")
+        if mode not in DECISION_MODES:
+            raise RuleSetError(str(path), None, f"decision {name}: unknown mode {mode!r}")
+        for m in members + ((item,) if item is not None else ()):
+            if m not in ids:
+                raise RuleSetError(str(path), None, f"decision {name}: unknown row {m}")
+        live = [m for m in members if ids[m].enabled]
+        if mode == "cumulative":
+            for a in live:
+                for b in live:
+                    if b in excl(a):
+                        raise RuleSetError(str(path), None,
+                                           f"decision {name} (cumulative): row {a} excludes {b}")
+        elif mode == "replaces":
+            if item is None:
+                raise RuleSetError(str(path), None, f"decision {name}: replaces needs an item")
+            if ids[item].enabled:
+                miss = [b for b in live if b not in excl(item)]
+                if miss:
+                    raise RuleSetError(str(path), None,
+                                       f"decision {name}: row {item} must exclude {miss}")
+        elif mode in ("highest", "one_value"):
+            for i, a in enumerate(live):
+                for b in live[:i]:
+                    if b not in excl(a):
+                        raise RuleSetError(str(path), None,
+                                           f"decision {name} ({mode}): row {a} must exclude {b}")
+        elif mode == "standalone":
+            for a in live:
+                if not ids[a].get("standalone", False):
+                    raise RuleSetError(str(path), None,
+                                       f"decision {name}: row {a} must be standalone = true")
+        out.append(Decision(name, mode, members, None if item is None else int(item),
+                            str(d.get("source", ""))))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=16)
+def get_table(variant: str | None = None) -> TaiTable:
+    """The Taiwan table (base, or with ``mjfast/rules/taiwan.<variant>.toml`` applied)."""
+    table = load_table(RULES, variant, predicates=_k.KEYS)
+    raw = _read_decisions(RULES_DIR / f"{RULES}.toml")
+    if variant:
+        vraw = _read_decisions(RULES_DIR / f"{RULES}.{str(variant).lower()}.toml")
+        if vraw:  # a variant that lists decisions replaces the base list
+            raw = vraw
+    decisions = _check_decisions(table, raw, RULES_DIR / f"{RULES}.toml")
+    by_key = table.by_key
+    missing = [k for k in _k.KEYS if k not in by_key]
+    if missing:
+        raise RuleSetError(RULES, None, f"taiwan table lacks rows for {', '.join(missing)}")
+    kpos = {key: i for i, key in enumerate(_k.KEYS)}
+    key_ids = np.array([by_key[key].id for key in _k.KEYS], dtype=np.int64)
+    points_k = np.array([by_key[key].points for key in _k.KEYS], dtype=np.int64)
+    enabled = 0
+    excl_k = np.zeros(_k.K, dtype=np.int64)
+    id_key = {r.id: kpos[r.key] for r in table.rows}
+    for key, i in kpos.items():
+        r = by_key[key]
+        if r.enabled:
+            enabled |= 1 << i
+        if r.get("standalone", False):
+            targets = [kpos[x] for x in kpos if x != key]
+        else:
+            targets = [id_key[b] for b in r.excludes]
+        m = 0
+        for j in targets:
+            m |= 1 << j
+        excl_k[i] = m
+    order_ids = list(table.order) + [r.id for r in table.rows if not r.enabled]
+    # standalone rows first: they exclude everything
+    stand = [rid for rid in order_ids if table.by_id[rid].get("standalone", False)]
+    order_ids = stand + [rid for rid in order_ids if rid not in stand]
+    order_k = np.array([id_key[rid] for rid in order_ids], dtype=np.int64)
+    p = table.params
+    params_k = np.array([int(p.get("very_early_max_discards", 5)),
+                         int(p.get("early_max_discards", 9))], dtype=np.int64)
+    return TaiTable(table, decisions, table.variant, key_ids, points_k, excl_k, order_k,
+                    enabled, params_k)
+
+
+FAN_TABLE = get_table()
+"""The base Taiwan tai table (:class:`TaiTable`): rows, decisions, settlement params."""
+
+
+# =====================================================================================
+# Settlement
+# =====================================================================================
+def _seat(x, name: str) -> int:
+    if isinstance(x, str):
+        if x.upper() in WIND_LETTERS:
+            return WIND_LETTERS.index(x.upper())
+        raise SituationError(x, None, f"{name} must be a wind letter E S W N or 0..3")
+    x = int(x)
+    if not 0 <= x < PLAYERS:
+        raise SituationError(str(x), None, f"{name} must be a wind 0..3 (E S W N)")
+    return x
+
+
+def _params(variant: str | None, base: int | None, unit: int | None) -> tuple[int, int, Mapping]:
+    p = get_table(variant).params
+    return (int(p.get("base", 0)) if base is None else int(base),
+            int(p.get("unit", 1)) if unit is None else int(unit), p)
+
+
+def dealer_bonus(streak: int = 0, variant: str | None = None) -> int:
+    """The dealer's bonus in tai: 1 + 2 x previous consecutive dealer wins (seed 002
+    支払いと連荘; the numbers are ``[params] dealer_bonus`` / ``dealer_bonus_per_streak``)."""
+    if streak < 0:
+        raise SituationError(str(streak), None, "streak must be >= 0")
+    p = get_table(variant).params
+    return int(p.get("dealer_bonus", 1)) + int(p.get("dealer_bonus_per_streak", 2)) * int(streak)
+
+
+def _empty() -> dict[str, int]:
+    return {WIND_LETTERS[s]: 0 for s in range(PLAYERS)}
+
+
+def settle_win(tai: int, winner: int | str, *, self_drawn: bool, discarder: int | str | None = None,
+               dealer: int | str = 0, streak: int = 0, base: int | None = None,
+               unit: int | None = None, variant: str | None = None) -> dict[str, int]:
+    """Payments of one win: ``{"E": gain, "S": ..., "W": ..., "N": ...}``.
+
+    Each payer pays ``base + unit x (tai + bonus)``; bonus is the dealer bonus when the
+    dealer wins (every payer) or the dealer deals in (the dealer pays it); on a
+    non-dealer's self-draw nobody pays it (seed 002 支払いと連荘).
+    """
+    w = _seat(winner, "winner")
+    d = _seat(dealer, "dealer")
+    b, u, p = _params(variant, base, unit)
+    bonus = dealer_bonus(streak, variant)
+    out = _empty()
+    if self_drawn:
+        if discarder is not None:
+            raise SituationError(str(discarder), None, "a self-drawn win has no discarder")
+        for s in range(PLAYERS):
+            if s == w:
+                continue
+            extra = bonus if (w == d or (s == d and p.get("dealer_bonus_on_nondealer_tsumo", False))) else 0
+            pay = b + u * (int(tai) + extra)
+            out[WIND_LETTERS[s]] -= pay
+            out[WIND_LETTERS[w]] += pay
+        return out
+    if discarder is None:
+        raise SituationError("discarder", None, "a discard win needs the discarder")
+    x = _seat(discarder, "discarder")
+    if x == w:
+        raise SituationError(str(x), None, "the winner cannot be the discarder")
+    extra = bonus if (w == d or x == d) else 0
+    pay = b + u * (int(tai) + extra)
+    out[WIND_LETTERS[x]] -= pay
+    out[WIND_LETTERS[w]] += pay
+    return out
+
+
+def settle_multiple_ron(wins: Mapping[int | str, int] | Sequence[tuple[int | str, int]],
+                        discarder: int | str, *, dealer: int | str = 0, streak: int = 0,
+                        base: int | None = None, unit: int | None = None,
+                        variant: str | None = None) -> dict[str, int]:
+    """Several players win on one discard: the discarder pays each winner as for a single
+    discard win (``wins``: winner seat -> tai). Seed 002 手番・鳴き・複数和了."""
+    items = list(wins.items()) if isinstance(wins, Mapping) else list(wins)
+    if not items:
+        raise SituationError("wins", None, "no winners")
+    if not get_table(variant).params.get("multiple_ron", True):
+        raise RuleSetError("multiple_ron", None, "this table does not allow several wins on one discard")
+    seen = set()
+    out = _empty()
+    for w, tai in items:
+        ws = _seat(w, "winner")
+        if ws in seen:
+            raise SituationError(WIND_LETTERS[ws], None, "a winner listed twice")
+        seen.add(ws)
+        one = settle_win(tai, ws, self_drawn=False, discarder=discarder, dealer=dealer,
+                         streak=streak, base=base, unit=unit, variant=variant)
+        for k, v in one.items():
+            out[k] += v
+    return out
+
+
+def settle_flower_win(kind: str, winner: int | str, payer: int | str | None = None, *,
+                      base: int | None = None, unit: int | None = None,
+                      variant: str | None = None) -> dict[str, int]:
+    """The instant flower wins (no dealer bonus, no other item):
+    ``kind="seven"`` 七花搶第八花 (the holder of the 8th flower, ``payer``, pays 20);
+    ``kind="eight"`` 八花独占 (each other player pays 30). Values from the table."""
+    t = get_table(variant)
+    w = _seat(winner, "winner")
+    b, u, _ = _params(variant, base, unit)
+    out = _empty()
+    if kind in ("seven", "seven_flowers_rob"):
+        if payer is None:
+            raise SituationError("eighth_flower", None, "七花搶第八花 needs the holder of the 8th flower")
+        x = _seat(payer, "eighth_flower")
+        if x == w:
+            raise SituationError(str(x), None, "the holder of the 8th flower cannot be the winner")
+        pay = b + u * t.row("seven_flowers_rob").points
+        out[WIND_LETTERS[x]] -= pay
+        out[WIND_LETTERS[w]] += pay
+        return out
+    if kind in ("eight", "eight_flowers"):
+        pay = b + u * t.row("eight_flowers").points
+        for s in range(PLAYERS):
+            if s != w:
+                out[WIND_LETTERS[s]] -= pay
+                out[WIND_LETTERS[w]] += pay
+        return out
+    raise SituationError(str(kind), None, "flower win kind must be 'seven' or 'eight'")
+
+
+def next_dealer_state(dealer: int | str, streak: int, winners: Iterable[int | str] | int | str | None
+                      ) -> tuple[int, int]:
+    """Dealer and streak for the next hand (seed 002 支払いと連荘).
+
+    ``winners``: the winning seat(s) of this hand (several on a multiple ron), or None /
+    empty for a drawn hand. The dealer among the winners: the dealer repeats and the
+    streak grows by one; only non-dealers won: the deal passes to the next seat and the
+    streak resets to 0; a draw: dealer and streak stay.
+    """
+    d = _seat(dealer, "dealer")
+    if streak < 0:
+        raise SituationError(str(streak), None, "streak must be >= 0")
+    if winners is None:
+        ws: set[int] = set()
+    elif isinstance(winners, (int, str, np.integer)):
+        ws = {_seat(winners, "winner")}
+    else:
+        ws = {_seat(x, "winner") for x in winners}
+    if not ws:
+        return d, int(streak)
+    if d in ws:
+        return d, int(streak) + 1
+    return (d + 1) % PLAYERS, 0
+
+
+def win_allowed(tile: int, missed_tiles: Iterable[int]) -> bool:
+    """The missed-win rule (seed 002 見逃しと原始聴牌): after passing a legal win, no win
+    on that tile kind, self-draw included, until the player's own next discard.
+    ``missed_tiles``: the kinds passed since the player's last discard."""
+    return int(tile) not in {int(t) for t in missed_tiles}
+
+
+@dataclass
+class MissedWins:
+    """Per-player missed-win state for an engine: :meth:`passed` when a legal win is not
+    taken, :meth:`discarded` on the player's own discard (clears), :meth:`allows`."""
+    tiles: set[int] = field(default_factory=set)
+
+    def passed(self, tile: int) -> None:
+        self.tiles.add(int(tile))
+
+    def discarded(self) -> None:
+        self.tiles.clear()
+
+    def allows(self, tile: int) -> bool:
+        return win_allowed(tile, self.tiles)
+
+
+# =====================================================================================
+# Scoring
+# =====================================================================================
+_CHUNK = 4096
+
+
+def _arrays(batch: HandBatch):
+    n = len(batch)
+    counts = np.ascontiguousarray(batch.counts, dtype=np.uint8)
+    if counts.ndim != 2 or counts.shape[1] != N_KINDS:
+        raise InvalidCountsError(repr(counts.shape), None, "counts must be (N, 34)")
+    bad = np.flatnonzero((counts > 4).any(axis=1))
+    if bad.size:
+        raise InvalidCountsError(f"row {bad[0]}", int(bad[0]), "a count above 4")
+    melds = np.ascontiguousarray(batch.melds, dtype=np.int8).reshape(n, 5, 4)
+    n_melds = np.ascontiguousarray(batch.n_melds, dtype=np.uint8)
+    if (n_melds > 5).any():
+        row = int(np.flatnonzero(n_melds > 5)[0])
+        raise InvalidCountsError(f"row {row}", row, "more than 5 melds")
+    return (counts, np.ascontiguousarray(batch.winning_tile, dtype=np.int8), melds, n_melds,
+            np.ascontiguousarray(batch.flowers, dtype=np.uint8),
+            np.ascontiguousarray(batch.flags, dtype=np.uint16),
+            np.ascontiguousarray(batch.seat, dtype=np.int8),
+            np.ascontiguousarray(batch.dealer, dtype=np.int8),
+            np.ascontiguousarray(batch.discarder, dtype=np.int8),
+            np.ascontiguousarray(batch.table_discards, dtype=np.int16))
+
+
+def _kernel_scores(batch: HandBatch, t: TaiTable, parallel: bool = True):
+    arrs = _arrays(batch)
+    n = len(batch)
+    kc = np.zeros((n, _k.K), dtype=np.int16)
+    totals = np.zeros(n, dtype=np.int32)
+    if parallel and n > _CHUNK:
+        _k.score_batch_kernel(*arrs, t.points_k, t.excl_k, t.order_k, np.int64(t.enabled_k),
+                              t.params_k, kc, totals, _CHUNK)
+    else:
+        _k._score_range(0, n, *arrs, t.points_k, t.excl_k, t.order_k, np.int64(t.enabled_k),
+                        t.params_k, kc, totals)
+    return kc, totals
+
+
+def _dealer_bonus_array(batch: HandBatch, totals: np.ndarray, kc: np.ndarray, t: TaiTable):
+    p = t.params
+    streak = np.asarray(batch.streak, dtype=np.int64)
+    bonus = int(p.get("dealer_bonus", 1)) + int(p.get("dealer_bonus_per_streak", 2)) * streak
+    self_drawn = (np.asarray(batch.flags) & SELF_DRAWN) != 0
+    seat = np.asarray(batch.seat)
+    dealer = np.asarray(batch.dealer)
+    disc = np.asarray(batch.discarder)
+    applies = (seat == dealer) | (~self_drawn & (disc == dealer))
+    flower_win = kc[:, _k.K_EIGHT_FLOWERS] > 0
+    return np.where(applies & (totals >= 0) & ~flower_win, bonus, 0).astype(np.int32)
+
+
+def score_batch(batch: HandBatch, variant: str | None = None):
+    """Score N complete hands (compiled kernel, parallel over chunks).
+
+    Returns :class:`~mjfast.scoring.BatchScores`: ``fan_counts (N, 43)`` (column = row
+    id), ``totals`` (tai, dealer bonus not included; -1 for rows that are not complete),
+    ``legal`` (= complete: Taiwan has no minimum), ``complete``, ``extras``:
+    ``dealer_bonus`` (N,) (the bonus that applies to this win, 0 when it does not) and
+    ``winner_gain`` (N,) (what the winner receives with the table's base/unit; a discard
+    win with no discarder given is settled as if the next player had discarded).
+    A row with 8 flowers scores 八花独占 alone (no shape needed).
+    """
+    from . import BatchScores
+    t = get_table(variant)
+    kc, totals = _kernel_scores(batch, t)
+    n = len(batch)
+    fan_counts = np.zeros((n, t.n_cols), dtype=np.int16)
+    fan_counts[:, t.key_ids] = kc
+    complete = totals >= 0
+    bonus = _dealer_bonus_array(batch, totals, kc, t)
+    gain = _winner_gain_array(batch, totals, bonus, kc, t)
+    return BatchScores(fan_counts, totals, complete.copy(), complete,
+                       {"dealer_bonus": bonus, "winner_gain": gain})
+
+
+def _winner_gain_array(batch, totals, bonus, kc, t: TaiTable):
+    p = t.params
+    b, u = int(p.get("base", 0)), int(p.get("unit", 1))
+    self_drawn = (np.asarray(batch.flags) & SELF_DRAWN) != 0
+    seat = np.asarray(batch.seat).astype(np.int64)
+    dealer = np.asarray(batch.dealer).astype(np.int64)
+    tot = totals.astype(np.int64)
+    is_dealer = seat == dealer
+    flower8 = kc[:, _k.K_EIGHT_FLOWERS] > 0
+    # self-draw: three payers; a non-dealer's self-draw carries no bonus
+    tsumo = 3 * (b + u * (tot + np.where(is_dealer, bonus, 0)))
+    ron = b + u * (tot + bonus)
+    gain = np.where(self_drawn | flower8, tsumo, ron)
+    gain = np.where(flower8, 3 * (b + u * tot), gain)
+    return np.where(totals >= 0, gain, 0).astype(np.int64)
+
+
+def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None):
+    """Every wait of N ready 16-tile hands: :class:`~mjfast.scoring.WaitScores` with
+    (N, 34) ``wins``, ``total_discard`` / ``total_self_drawn`` (tai, -1 where not a win),
+    ``legal_*`` (= wins; the missed-win rule needs the game, see :func:`win_allowed`) and
+    ``live`` (4 - held - visible, at least 0). The discard totals use the batch's
+    discarder; the self-draw totals drop the discarder and robbing-a-kong."""
+    from . import WaitScores
+    t = get_table(variant)
+    counts, _wt, melds, n_melds, flowers, flags, seat, dealer, discarder, td = _arrays(batch)
+    n = len(batch)
+    if visible is None:
+        vis = np.zeros((n, N_KINDS), dtype=np.uint8)
+    else:
+        vis = np.ascontiguousarray(visible, dtype=np.uint8).reshape(n, N_KINDS)
+    wins = np.zeros((n, N_KINDS), dtype=np.bool_)
+    tot_d = np.full((n, N_KINDS), -1, dtype=np.int32)
+    tot_s = np.full((n, N_KINDS), -1, dtype=np.int32)
+    live = np.zeros((n, N_KINDS), dtype=np.int8)
+    args = (counts, melds, n_melds, flowers, flags, seat, dealer, discarder, td, vis,
+            t.points_k, t.excl_k, t.order_k, np.int64(t.enabled_k), t.params_k,
+            wins, tot_d, tot_s, live)
+    if n > _CHUNK:
+        _k.score_waits_kernel(*args, _CHUNK)
+    else:
+        _k._waits_range(0, n, *args)
+    return WaitScores(wins, tot_d, tot_s, wins.copy(), wins.copy(), live)
+
+
+def _fan_hits(counts_by_key: np.ndarray, t: TaiTable) -> tuple[FanHit, ...]:
+    hits = []
+    for i, c in enumerate(counts_by_key):
+        if c > 0:
+            r = t.row(int(t.key_ids[i]))
+            hits.append(FanHit(r.id, r.en, r.zh, r.ja, r.points, int(c)))
+    return tuple(sorted(hits, key=lambda h: h.id))
+
+
+def _standalone_result(hand: Hand, t: TaiTable, kind: str, payer: int | None,
+                       base: int | None, unit: int | None, variant: str | None) -> ScoreResult:
+    key = "seven_flowers_rob" if kind == "seven" else "eight_flowers"
+    r = t.row(key)
+    if not r.enabled:
+        raise RuleSetError(key, None, f"{r.ja} is switched off in this table")
+    s = hand.situation
+    settlement = settle_flower_win(kind, s.seat, payer, base=base, unit=unit, variant=variant)
+    extras = {"unit": "tai", "dealer_bonus": 0, "winner": WIND_LETTERS[s.seat],
+              "flower_win": kind,
+              "payer": None if payer is None else WIND_LETTERS[payer]}
+    return ScoreResult(RULES, r.points, True, hand.flower_count,
+                       (FanHit(r.id, r.en, r.zh, r.ja, r.points, 1),), settlement, extras,
+                       t.variant)
+
+
+def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = None,
+               unit: int | None = None, eighth_flower: int | str | None = None,
+               **_ignored) -> ScoreResult:
+    """Score one complete Taiwan hand (the highest reading counts) and settle it.
+
+    ``total`` is in tai without the dealer bonus; ``extras``: ``dealer_bonus`` (tai added
+    per paying player where it applies), ``unit`` ("tai"), ``winner``, ``discarder``
+    (``discarder_assumed`` True when a discard win gave none: the next player, as the
+    seed's calculator), ``flower_win``. ``settlement`` maps E S W N to gains.
+
+    Instant flower wins: a hand with 8 flowers scores 八花独占 alone; a hand with 7 flowers
+    and ``eighth_flower`` (the seat wind holding the 8th) scores 七花搶第八花 alone. Neither
+    needs a complete hand. ``base`` / ``unit`` override the table's settlement params.
+    """
+    if hand.rules != RULES:
+        raise RuleSetError(hand.rules, None, "not a Taiwan hand (build it with rules='taiwan')")
+    t = get_table(variant)
+    s = hand.situation
+    if eighth_flower is not None:
+        payer = _seat(eighth_flower, "eighth_flower")
+        if hand.flower_count != 7:
+            raise SituationError(f"eighth_flower={WIND_LETTERS[payer]}", None,
+                                 "七花搶第八花 needs exactly 7 flowers in the hand")
+        return _standalone_result(hand, t, "seven", payer, base, unit, variant)
+    if hand.flower_count >= 8 and t.row("eight_flowers").enabled:
+        return _standalone_result(hand, t, "eight", None, base, unit, variant)
+    if hand.winning_tile is None:
+        raise IncompleteHandError(hand.describe(), None, "no winning tile: not a complete hand")
+    batch = HandBatch.from_hands([hand], RULES)
+    kc, totals = _kernel_scores(batch, t, parallel=False)
+    total = int(totals[0])
+    if total < 0:
+        raise IncompleteHandError(hand.describe(), None,
+                                  "not a complete Taiwan hand (5 sets + a pair, or 七対+刻子)")
+    fans = _fan_hits(kc[0], t)
+    assumed = False
+    discarder = s.discarder
+    if not s.self_drawn and discarder is None:
+        discarder, assumed = (s.seat + 1) % PLAYERS, True
+    bonus_applies = s.seat == s.dealer or (not s.self_drawn and discarder == s.dealer)
+    bonus = dealer_bonus(s.streak, variant) if bonus_applies else 0
+    settlement = settle_win(total, s.seat, self_drawn=s.self_drawn,
+                            discarder=None if s.self_drawn else discarder, dealer=s.dealer,
+                            streak=s.streak, base=base, unit=unit, variant=variant)
+    extras = {"unit": "tai", "dealer_bonus": bonus, "winner": WIND_LETTERS[s.seat],
+              "discarder": None if s.self_drawn else WIND_LETTERS[discarder],
+              "discarder_assumed": assumed, "dealer": WIND_LETTERS[s.dealer],
+              "streak": s.streak, "flower_win": None}
+    return ScoreResult(RULES, total, True, hand.flower_count, fans, settlement, extras,
+                       t.variant)
+
+
+def random_batch(n: int, seed: int = 0, p_called: float = 0.25,
+                 p_special: float = 0.05) -> HandBatch:
+    """N random complete Taiwan hands (5 sets + pair with called chows / pungs / kongs, or
+    七対+刻子; flowers 0..7; random seat, dealer, streak, win type, timing flags). For tests
+    and benchmarks; the four-copies limit holds."""
+    b = HandBatch.empty(n, RULES)
+    _k.random_complete_kernel(int(seed), n, float(p_called), float(p_special), b.counts,
+                              b.winning_tile, b.melds, b.n_melds, b.flowers, b.flags, b.seat,
+                              b.dealer, b.discarder, b.streak, b.table_discards)
+    return b
+
+
+def random_ready_batch(n: int, seed: int = 0, p_called: float = 0.25) -> HandBatch:
+    """N random ready 16-tile hands: random complete hands less their winning tile."""
+    b = random_batch(n, seed, p_called, 0.05)
+    rows = np.arange(n)
+    b.counts[rows, b.winning_tile.astype(np.int64)] -= 1
+    b.winning_tile[:] = -1
+    return b
+
+
+__all__ = ["FAN_TABLE", "TaiTable", "Decision", "get_table", "score_hand", "score_batch",
+           "score_waits_batch", "dealer_bonus", "settle_win", "settle_multiple_ron",
+           "settle_flower_win", "next_dealer_state", "win_allowed", "MissedWins",
+           "random_batch", "random_ready_batch"]
