@@ -45,99 +45,148 @@ KNITTED_PERMS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1],
 THIRTEEN_ORPHAN_TILES = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 
 
+def _knitted_table():
+    table = np.zeros((6, 9), dtype=np.int64)
+    for perm in range(6):
+        k = 0
+        for group in range(3):
+            for j in range(3):
+                table[perm, k] = KNITTED_PERMS[perm, group] * 9 + group + 3 * j
+                k += 1
+    return table
+
+
+KNITTED_TILES = _knitted_table()   # (6, 9): the tiles of each knitted straight
+
+
 @njit(**JIT_OPTIONS)
 def knitted_tiles(perm_index, out):
     """Fill out[0:9] with the tiles of knitted straight ``perm_index``."""
-    k = 0
-    for group in range(3):
-        suit = KNITTED_PERMS[perm_index, group]
-        for j in range(3):
-            out[k] = suit * 9 + group + 3 * j
-            k += 1
+    for k in range(9):
+        out[k] = KNITTED_TILES[perm_index, k]
+
+
+def new_scratch():
+    """Scratch space for :func:`divisions_into` (allocate once, reuse for every hand)."""
+    return np.zeros((4, 8), dtype=np.int64)
 
 
 @njit(**JIT_OPTIONS)
-def _enumerate_sets(c, n_sets, out, n_out, base_row):
+def _enumerate_sets(c, n_sets, out, n_out, form, pair, extra, st):
     """Append one row per way of covering ``c`` (3 * n_sets tiles) with sets.
 
     Iterative depth-first search: at each depth the lowest remaining tile must start a
     pung or a chow; sets come out in (tile, chow < pung) order, so every multiset of
-    sets is produced exactly once. ``c`` is restored.
-    stage per depth: 0 fresh, 1 inside the pung branch, 2 try the chow, 3 inside the
-    chow branch, 4 exhausted.
+    sets is produced exactly once. ``c`` is restored. ``st`` rows: stage per depth
+    (0 fresh, 1 inside the pung branch, 2 try the chow, 3 inside the chow branch,
+    4 exhausted), the depth's lowest tile, the chosen kinds, the chosen tiles.
     """
-    stage = np.zeros(8, dtype=np.int64)
-    pos = np.zeros(8, dtype=np.int64)
-    kinds = np.zeros(8, dtype=np.int64)
-    tiles = np.zeros(8, dtype=np.int64)
-    first = base_row[2]
     depth = 0
+    st[0, 0] = 0
     while depth >= 0:
         if depth == n_sets:
             if n_out < out.shape[0]:
-                for j in range(DIV_COLS):
-                    out[n_out, j] = base_row[j]
-                out[n_out, 2] = first + n_sets
-                for d in range(n_sets):
-                    out[n_out, 3 + 2 * (first + d)] = kinds[d]
-                    out[n_out, 4 + 2 * (first + d)] = tiles[d]
+                out[n_out, 0] = form
+                out[n_out, 1] = pair
+                out[n_out, 2] = n_sets
+                for d in range(5):
+                    if d < n_sets:
+                        out[n_out, 3 + 2 * d] = st[2, d]
+                        out[n_out, 4 + 2 * d] = st[3, d]
+                    else:
+                        out[n_out, 3 + 2 * d] = -1
+                        out[n_out, 4 + 2 * d] = -1
+                out[n_out, 13] = extra
                 n_out += 1
             depth -= 1
             continue
-        st = stage[depth]
-        if st == 0:
+        stage = st[0, depth]
+        if stage == 0:
             i = 0
             while i < 34 and c[i] == 0:
                 i += 1
             if i == 34:
                 depth -= 1
                 continue
-            pos[depth] = i
+            st[1, depth] = i
             if c[i] >= 3:
                 c[i] -= 3
-                kinds[depth] = SET_PUNG
-                tiles[depth] = i
-                stage[depth] = 1
+                st[2, depth] = SET_PUNG
+                st[3, depth] = i
+                st[0, depth] = 1
                 depth += 1
-                stage[depth] = 0
+                st[0, depth] = 0
             else:
-                stage[depth] = 2
-        elif st == 1:
-            c[pos[depth]] += 3
-            stage[depth] = 2
-        elif st == 2:
-            i = pos[depth]
-            # sets are generated in (tile, kind) order, chow before pung: a chow may not
-            # follow a pung of the same tile (that multiset is produced the other way)
-            after_pung = depth > 0 and tiles[depth - 1] == i and kinds[depth - 1] == SET_PUNG
+                st[0, depth] = 2
+        elif stage == 1:
+            c[st[1, depth]] += 3
+            st[0, depth] = 2
+        elif stage == 2:
+            i = st[1, depth]
+            # a chow may not follow a pung of the same tile (that multiset is produced
+            # the other way round)
+            after_pung = depth > 0 and st[3, depth - 1] == i and st[2, depth - 1] == SET_PUNG
             if not after_pung and i < 27 and i % 9 <= 6 and c[i + 1] > 0 and c[i + 2] > 0:
                 c[i] -= 1
                 c[i + 1] -= 1
                 c[i + 2] -= 1
-                kinds[depth] = SET_CHOW
-                tiles[depth] = i
-                stage[depth] = 3
+                st[2, depth] = SET_CHOW
+                st[3, depth] = i
+                st[0, depth] = 3
                 depth += 1
-                stage[depth] = 0
+                st[0, depth] = 0
             else:
-                stage[depth] = 4
-        elif st == 3:
-            i = pos[depth]
+                st[0, depth] = 4
+        elif stage == 3:
+            i = st[1, depth]
             c[i] += 1
             c[i + 1] += 1
             c[i + 2] += 1
-            stage[depth] = 4
+            st[0, depth] = 4
         else:
             depth -= 1
     return n_out
 
 
 @njit(**JIT_OPTIONS)
-def _new_row(form):
-    row = np.full(DIV_COLS, -1, dtype=np.int16)
-    row[0] = form
-    row[2] = 0
-    return row
+def _regular(c, out, n_out, form, extra, st):
+    total = 0
+    for i in range(34):
+        total += c[i]
+    if total < 2 or (total - 2) % 3 != 0:
+        return n_out
+    # Only the suit (or honor) whose count is 2 mod 3 can hold the pair; a suit at
+    # 1 mod 3, or an honor held once or four times, rules out every regular division.
+    pair_lo = -1
+    for s in range(3):
+        m = 0
+        for i in range(9 * s, 9 * s + 9):
+            m += c[i]
+        m %= 3
+        if m == 1:
+            return n_out
+        if m == 2:
+            if pair_lo >= 0:
+                return n_out
+            pair_lo = 9 * s
+    pair_hi = pair_lo + 9
+    for i in range(27, 34):
+        if c[i] == 1 or c[i] == 4:
+            return n_out
+        if c[i] == 2:
+            if pair_lo >= 0:
+                return n_out
+            pair_lo = i
+            pair_hi = i + 1
+    if pair_lo < 0:
+        return n_out
+    n_sets = (total - 2) // 3
+    for p in range(pair_lo, pair_hi):
+        if c[p] >= 2:
+            c[p] -= 2
+            n_out = _enumerate_sets(c, n_sets, out, n_out, form, p, extra, st)
+            c[p] += 2
+    return n_out
 
 
 @njit(**JIT_OPTIONS)
@@ -146,21 +195,8 @@ def regular_divisions(c, out, n_out, form, extra):
 
     ``c`` (int64[34]) is restored on return. The number of sets is (sum(c) - 2) / 3.
     """
-    total = 0
-    for i in range(34):
-        total += c[i]
-    if total < 2 or (total - 2) % 3 != 0:
-        return n_out
-    n_sets = (total - 2) // 3
-    for p in range(34):
-        if c[p] >= 2:
-            c[p] -= 2
-            row = _new_row(form)
-            row[1] = p
-            row[13] = extra
-            n_out = _enumerate_sets(c, n_sets, out, n_out, row)
-            c[p] += 2
-    return n_out
+    st = np.zeros((4, 8), dtype=np.int64)
+    return _regular(c, out, n_out, form, extra, st)
 
 
 @njit(**JIT_OPTIONS)
@@ -199,16 +235,14 @@ def honors_knitted_perm(c):
         total += c[i]
     if total != 14:
         return -1
-    buf = np.zeros(9, dtype=np.int64)
     for perm in range(6):
-        knitted_tiles(perm, buf)
         ok = True
         for t in range(27):
             if c[t] == 0:
                 continue
             found = False
             for k in range(9):
-                if buf[k] == t:
+                if KNITTED_TILES[perm, k] == t:
                     found = True
                     break
             if not found:
@@ -237,64 +271,70 @@ def is_seven_pairs_triplet(c):
 
 
 @njit(**JIT_OPTIONS)
-def divisions(c, form_mask, out):
-    """All divisions of concealed counts ``c`` allowed by ``form_mask`` into ``out``.
+def _special_row(out, n, form, extra):
+    out[n, 0] = form
+    out[n, 1] = -1
+    out[n, 2] = 0
+    for j in range(3, DIV_COLS):
+        out[n, j] = -1
+    out[n, 13] = extra
+    return n + 1
 
-    Returns the number of rows written. ``c`` is int64[34] and is restored.
-    """
+
+@njit(**JIT_OPTIONS)
+def divisions_into(c, form_mask, out, st):
+    """:func:`divisions` with caller-provided scratch (``new_scratch()``): no allocation."""
     n = 0
     total = 0
     for i in range(34):
         total += c[i]
     if form_mask & (1 << FORM_REGULAR):
-        n = regular_divisions(c, out, n, FORM_REGULAR, -1)
+        n = _regular(c, out, n, FORM_REGULAR, -1, st)
     if n + 4 > out.shape[0]:
         return n
     if total == 14 and form_mask & (1 << FORM_SEVEN_PAIRS) and is_seven_pairs(c):
-        row = _new_row(FORM_SEVEN_PAIRS)
-        out[n, :] = row
-        n += 1
+        n = _special_row(out, n, FORM_SEVEN_PAIRS, -1)
     if total == 14 and form_mask & (1 << FORM_THIRTEEN_ORPHANS) and is_thirteen_orphans(c):
-        out[n, :] = _new_row(FORM_THIRTEEN_ORPHANS)
-        n += 1
+        n = _special_row(out, n, FORM_THIRTEEN_ORPHANS, -1)
     if total == 14 and form_mask & (1 << FORM_HONORS_KNITTED):
         perm = honors_knitted_perm(c)
         if perm >= 0:
-            row = _new_row(FORM_HONORS_KNITTED)
             # record the permutation when the knitted straight itself is complete
-            buf = np.zeros(9, dtype=np.int64)
-            knitted_tiles(perm, buf)
             full = True
             for k in range(9):
-                if c[buf[k]] == 0:
+                if c[KNITTED_TILES[perm, k]] == 0:
                     full = False
-            row[13] = perm if full else -1
-            out[n, :] = row
-            n += 1
+            n = _special_row(out, n, FORM_HONORS_KNITTED, perm if full else -1)
     if form_mask & (1 << FORM_KNITTED_STRAIGHT) and (total == 14 or total == 11):
-        buf = np.zeros(9, dtype=np.int64)
         for perm in range(6):
-            knitted_tiles(perm, buf)
             ok = True
             for k in range(9):
-                if c[buf[k]] == 0:
+                if c[KNITTED_TILES[perm, k]] == 0:
                     ok = False
                     break
             if not ok:
                 continue
             for k in range(9):
-                c[buf[k]] -= 1
-            n = regular_divisions(c, out, n, FORM_KNITTED_STRAIGHT, perm)
+                c[KNITTED_TILES[perm, k]] -= 1
+            n = _regular(c, out, n, FORM_KNITTED_STRAIGHT, perm, st)
             for k in range(9):
-                c[buf[k]] += 1
+                c[KNITTED_TILES[perm, k]] += 1
     if total == 17 and form_mask & (1 << FORM_SEVEN_PAIRS_TRIPLET):
         trip = is_seven_pairs_triplet(c)
         if trip >= 0:
-            row = _new_row(FORM_SEVEN_PAIRS_TRIPLET)
-            row[13] = trip
-            out[n, :] = row
-            n += 1
+            n = _special_row(out, n, FORM_SEVEN_PAIRS_TRIPLET, trip)
     return n
+
+
+@njit(**JIT_OPTIONS)
+def divisions(c, form_mask, out):
+    """All divisions of concealed counts ``c`` allowed by ``form_mask`` into ``out``.
+
+    Returns the number of rows written. ``c`` is int64[34] and is restored. Hot loops
+    should call :func:`divisions_into` with a reused scratch array instead.
+    """
+    st = np.zeros((4, 8), dtype=np.int64)
+    return divisions_into(c, form_mask, out, st)
 
 
 @njit(**JIT_OPTIONS)
@@ -339,40 +379,34 @@ def wait_placements(row, win_tile, out):
 
 
 @njit(**JIT_OPTIONS)
-def decompose_batch_count(counts, form_mask):
-    """Pass 1 of :func:`decompose_batch`: the number of divisions of each hand."""
+def _decompose_all(counts, form_mask):
     n = counts.shape[0]
-    res = np.zeros(n, dtype=np.int64)
-    buf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    cap = max(16, 2 * n)
+    rows = np.empty((cap, DIV_COLS), dtype=np.int16)
+    buf = np.empty((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+    st = np.zeros((4, 8), dtype=np.int64)
     c = np.zeros(34, dtype=np.int64)
+    used = 0
     for h in range(n):
         for i in range(34):
             c[i] = counts[h, i]
-        res[h] = divisions(c, form_mask, buf)
-    return res
-
-
-@njit(**JIT_OPTIONS)
-def decompose_batch_fill(counts, form_mask, offsets, rows):
-    """Pass 2: write each hand's divisions at rows[offsets[h]:offsets[h+1]]."""
-    n = counts.shape[0]
-    buf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
-    c = np.zeros(34, dtype=np.int64)
-    for h in range(n):
-        for i in range(34):
-            c[i] = counts[h, i]
-        k = divisions(c, form_mask, buf)
+        k = divisions_into(c, form_mask, buf, st)
+        if used + k > cap:
+            cap = max(2 * cap, used + k)
+            grown = np.empty((cap, DIV_COLS), dtype=np.int16)
+            grown[:used] = rows[:used]
+            rows = grown
         for r in range(k):
             for j in range(DIV_COLS):
-                rows[offsets[h] + r, j] = buf[r, j]
+                rows[used + r, j] = buf[r, j]
+        used += k
+        offsets[h + 1] = used
+    return offsets, rows[:used].copy()
 
 
 def decompose_batch(counts: np.ndarray, form_mask: int) -> tuple[np.ndarray, np.ndarray]:
     """All divisions of N hands: (offsets (N+1,) int64, rows (D, DIV_COLS) int16)."""
     counts = np.ascontiguousarray(counts, dtype=np.uint8)
-    per = decompose_batch_count(counts, form_mask)
-    offsets = np.zeros(len(per) + 1, dtype=np.int64)
-    np.cumsum(per, out=offsets[1:])
-    rows = np.empty((int(offsets[-1]), DIV_COLS), dtype=np.int16)
-    decompose_batch_fill(counts, form_mask, offsets, rows)
+    offsets, rows = _decompose_all(counts, np.int64(form_mask))
     return offsets, rows
