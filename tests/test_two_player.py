@@ -91,10 +91,18 @@ def test_chip_cap():
     assert r.extras["chip_capped"] is False and r.settlement == {"E": 3420, "S": -3600}
 
 
-def test_fee_on_small_amounts_is_exact():
-    r = score(_example3(), base=1)
-    assert r.extras["fee"]["E"] == pytest.approx(1.8)
-    assert r.settlement["E"] == pytest.approx(34.2)
+def test_fee_in_whole_coins_rounded_half_up():
+    r = score(_example3(), base=1)                       # 36 x 5% = 1.8 -> 2
+    assert r.extras["fee"] == {"E": 2, "S": 0} and r.settlement == {"E": 34, "S": -36}
+    r = score(_example3(), base=10)                      # 360 x 5% = 18
+    assert r.settlement == {"E": 342, "S": -360}
+    h = hand([m(1), m(2), m(3), m(4), m(5), m(6), m(7), m(8), m(9), E, E, E, P], (), P,
+             seat=EAST, self_drawn=True)
+    r = score(h, base=1)                                 # 4 x 5% = 0.2 -> 0
+    assert r.extras["fee"] == {"E": 0, "S": 0} and r.settlement == {"E": 4, "S": -4}
+    r = score(h, base=10)                                # 40 x 5% = 2
+    assert r.settlement == {"E": 38, "S": -40}
+    assert all(isinstance(v, int) for v in r.settlement.values())
 
 
 # ---------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ in the hand; settle them with :func:`kong_payment` from a game record.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -200,10 +201,6 @@ def _seat_of_offset(seat: int, offset: int, players: int) -> int:
     return (seat - offset) % players
 
 
-def _num(x: Fraction) -> int | float:
-    return int(x) if x.denominator == 1 else float(x)
-
-
 def kong_payment(kind: str, seat: int, discarder: int | None = None, *, rules: str = "tuidaohu",
                  variant: str | None = None, base: int = 1) -> dict[int, int]:
     """What one kong of player ``seat`` earns: ``{seat: amount}`` with the kong's owner
@@ -301,15 +298,16 @@ def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = Non
                 gross[p] = -max(caps[p], 0)
                 chip_capped = True
         gross[seat] = -sum(gross[p] for p in others)
-    fee_amt = {p: Fraction(0) for p in range(players)}
-    net = {p: Fraction(gross[p]) for p in range(players)}
+    # the fee, in whole coins: gross x rate rounded half up (settlements are integers)
+    fee_amt = {p: 0 for p in range(players)}
+    net = dict(gross)
     for p in range(players):
         if gross[p] > 0 and fee_rate:
-            fee_amt[p] = gross[p] * fee_rate
+            fee_amt[p] = math.floor(gross[p] * fee_rate + Fraction(1, 2))
             net[p] -= fee_amt[p]
     L = WIND_LETTERS
     out = {
-        "settlement": {L[p]: _num(net[p]) for p in range(players)},
+        "settlement": {L[p]: net[p] for p in range(players)},
         "capped": capped,
         "fan_cap": cap,
         "multiplier": mult,
@@ -324,8 +322,8 @@ def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = Non
         out.update({"owed": {L[p]: owed[p] for p in range(players)},
                     "gross": {L[p]: gross[p] for p in range(players)},
                     "fee_rate": float(fee_rate),
-                    "fee": {L[p]: _num(fee_amt[p]) for p in range(players)},
-                    "net": {L[p]: _num(net[p]) for p in range(players)},
+                    "fee": {L[p]: fee_amt[p] for p in range(players)},
+                    "net": {L[p]: net[p] for p in range(players)},
                     "chip_capped": chip_capped})
     out.update(note)
     return out
