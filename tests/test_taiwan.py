@@ -497,3 +497,22 @@ def test_value_change_reaches_the_scorer(monkeypatch):
     fake = dataclasses.replace(base, table=changed, points_k=pts)
     monkeypatch.setattr(tw, "get_table", lambda variant=None: fake)
     assert tw.score_hand(H(SEED_HAND, "5m", [chow("1m")], self_drawn=True)).total == 11
+
+
+def test_eighth_flower_through_public_api():
+    h = H(SEED_HAND, "5m", [chow("1m")], flowers=7, self_drawn=True)
+    res = mjfast.score(h, rules="taiwan", eighth_flower="N")
+    assert res.total == 20 and res.settlement["N"] == -20
+
+
+def test_hand_string_through_public_api():
+    try:
+        from mjfast.notation import parse_hand  # noqa: F401  (written in parallel)
+    except ImportError:
+        pytest.skip("mjfast.notation not available")
+    res = mjfast.score("[123m,1]456m789p222s678s5m5m", rules="taiwan", self_drawn=True)
+    assert res.total == 9 and res.settlement == {"E": 30, "S": -10, "W": -10, "N": -10}
+    res = mjfast.score("[123m,1]456m789p222s678s5m5m", rules="taiwan", discarder=1)
+    assert res.total == 8 and res.settlement == {"E": 9, "S": -9, "W": 0, "N": 0}
+    res = mjfast.score("123m456m789p222s678s5m5m", rules="taiwan", self_drawn=True)
+    assert res.total == 11 and res.settlement["E"] == 36

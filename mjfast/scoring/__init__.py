@@ -68,7 +68,7 @@ def _as_hand(hand: Hand | str, rules: str, situation: dict[str, Any]) -> Hand:
     return hand
 
 
-_PARAMS = ("base", "unit", "fee", "chips")
+_PARAMS = ("base", "unit", "fee", "chips", "eighth_flower")
 
 
 def score(hand: Hand | str, rules: str = "mcr", variant: str | None = None, **options) -> ScoreResult:
