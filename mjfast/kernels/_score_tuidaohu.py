@@ -58,18 +58,49 @@ _MELD_ADDED = 2
 
 
 @njit(**JIT_OPTIONS)
-def _set(hits, pred_col, p, v):
+def _set(hits, pred_col, p):
     col = pred_col[p]
     if col > 0:
-        hits[col] = v
+        hits[col] = 1
 
 
 @njit(**JIT_OPTIONS)
-def score_one(c, melds, n_melds, flags, seat, dealer, form_mask, pred_col, values, enabled,
-              excl, order, buf, hits, best):
+def prepare(pred_col, enabled, excl, order):
+    """Kernel-side form of the table: predicate columns with switched-off rows dropped,
+    and the exclusion graph as lists (CSR ``ptr``/``idx``) in topological ``order``:
+    ``idx[ptr[k]:ptr[k+1]]`` are the ids that fan ``order[k]`` excludes."""
+    pc = pred_col.copy()
+    for p in range(pc.shape[0]):
+        if pc[p] > 0 and not enabled[pc[p]]:
+            pc[p] = 0
+    F = excl.shape[0]
+    n = 0
+    for i in range(F):
+        for j in range(F):
+            if excl[i, j]:
+                n += 1
+    ptr = np.zeros(F + 1, dtype=np.int64)
+    idx = np.zeros(max(n, 1), dtype=np.int64)
+    k = 0
+    for oi in range(F):
+        i = order[oi]
+        ptr[oi] = k
+        if enabled[i]:
+            for j in range(F):
+                if excl[i, j]:
+                    idx[k] = j
+                    k += 1
+    ptr[F] = k
+    return pc, ptr, idx
+
+
+@njit(**JIT_OPTIONS)
+def score_one(c, melds, n_melds, flags, seat, dealer, form_mask, pc, values, order, ptr, idx,
+              buf, base, hits, best):
     """Score one complete hand. ``c`` int64[34] concealed counts (winning tile included;
-    restored), ``melds`` int8[5, 4]. Writes the best reading's fan counts into ``best``
-    (int64[F+1]) and returns its total, or -1 when the hand is not complete."""
+    restored), ``melds`` int8[5, 4]; ``pc``, ``ptr``, ``idx`` from :func:`prepare`.
+    Writes the best reading's fan counts into ``best`` (int64[F+1]) and returns its
+    total, or -1 when the hand is not complete."""
     nm = n_melds
     tot = 0
     for i in range(34):
@@ -79,84 +110,78 @@ def score_one(c, melds, n_melds, flags, seat, dealer, form_mask, pred_col, value
     n = divisions(c, form_mask, buf)
     if n == 0:
         return -1
+    F = values.shape[0]
 
-    # ---- facts that do not depend on the reading ----------------------------------
+    # ---- items that do not depend on the reading -----------------------------------
     suit_mask = 0           # bit 0..2 suits, bit 3 honors
+    four = False
     for i in range(34):
         if c[i] > 0:
             suit_mask |= 1 << (i // 9 if i < 27 else 3)
+            if c[i] == 4:
+                four = True
     concealed = True
     n_kongs = 0
-    meld_pungs = 0
     meld_chows = 0
     meld_dragon_pungs = 0
     meld_wind_pungs = 0
     for j in range(nm):
         kind = melds[j, 0]
         t = melds[j, 1]
-        fl = melds[j, 2]
         if kind == 0:
             meld_chows += 1
             suit_mask |= 1 << (t // 9)
             concealed = False
             continue
         suit_mask |= 1 << (t // 9 if t < 27 else 3)
-        meld_pungs += 1
         if 27 <= t <= 30:
             meld_wind_pungs += 1
         elif t >= 31:
             meld_dragon_pungs += 1
         if kind == 2:
             n_kongs += 1
-            if not (fl & _MELD_CONCEALED):
+            if not (melds[j, 2] & _MELD_CONCEALED):
                 concealed = False
         else:
             concealed = False
     self_drawn = (flags & _SELF_DRAWN) != 0
     n_suits = (suit_mask & 1) + ((suit_mask >> 1) & 1) + ((suit_mask >> 2) & 1)
     has_honors = (suit_mask & 8) != 0
-
-    F = values.shape[0]
     for k in range(F):
-        best[k] = 0
-    best_total = -1
+        base[k] = 0
+    _set(base, pc, P_WIN)
+    if self_drawn:
+        _set(base, pc, P_SELF_DRAWN)
+    if concealed:
+        _set(base, pc, P_CONCEALED)
+    if (flags & _KONG_REPLACEMENT) and self_drawn and n_kongs > 0:
+        _set(base, pc, P_KONG_REPLACEMENT)
+    if (flags & _LAST_TILE) and self_drawn:
+        _set(base, pc, P_LAST_TILE_DRAW)
+    if (flags & _ROBBING_KONG) and not self_drawn:
+        _set(base, pc, P_ROBBING_KONG)
+    if n_suits == 1 and has_honors:
+        _set(base, pc, P_HALF_FLUSH)
+    elif n_suits == 1:
+        _set(base, pc, P_FULL_FLUSH)
+    elif n_suits == 0:
+        _set(base, pc, P_ALL_HONORS)
+    if (flags & _FIRST_TURN) and self_drawn and nm == 0:
+        if seat == dealer:
+            _set(base, pc, P_HEAVENLY_HAND)
+        else:
+            _set(base, pc, P_EARTHLY_HAND)
 
+    best_total = -1
     for r in range(n):
         for k in range(F):
-            hits[k] = 0
+            hits[k] = base[k]
         form = buf[r, 0]
-        # hand-wide items
-        _set(hits, pred_col, P_WIN, 1)
-        if self_drawn:
-            _set(hits, pred_col, P_SELF_DRAWN, 1)
-        if concealed:
-            _set(hits, pred_col, P_CONCEALED, 1)
-        if (flags & _KONG_REPLACEMENT) and self_drawn and n_kongs > 0:
-            _set(hits, pred_col, P_KONG_REPLACEMENT, 1)
-        if (flags & _LAST_TILE) and self_drawn:
-            _set(hits, pred_col, P_LAST_TILE_DRAW, 1)
-        if (flags & _ROBBING_KONG) and not self_drawn:
-            _set(hits, pred_col, P_ROBBING_KONG, 1)
-        if n_suits == 1 and has_honors:
-            _set(hits, pred_col, P_HALF_FLUSH, 1)
-        elif n_suits == 1:
-            _set(hits, pred_col, P_FULL_FLUSH, 1)
-        elif n_suits == 0:
-            _set(hits, pred_col, P_ALL_HONORS, 1)
-        if (flags & _FIRST_TURN) and self_drawn and nm == 0:
-            if seat == dealer:
-                _set(hits, pred_col, P_HEAVENLY_HAND, 1)
-            else:
-                _set(hits, pred_col, P_EARTHLY_HAND, 1)
-        # reading-dependent items
+        # ---- reading-dependent items ----------------------------------------------
         if form == FORM_SEVEN_PAIRS:
-            four = False
-            for i in range(34):
-                if c[i] == 4:
-                    four = True
             if four:
-                _set(hits, pred_col, P_LUXURY_SEVEN_PAIRS, 1)
-            _set(hits, pred_col, P_SEVEN_PAIRS, 1)
+                _set(hits, pc, P_LUXURY_SEVEN_PAIRS)
+            _set(hits, pc, P_SEVEN_PAIRS)
         elif form == FORM_REGULAR:
             chows = meld_chows
             dragons = meld_dragon_pungs
@@ -172,23 +197,18 @@ def score_one(c, melds, n_melds, flags, seat, dealer, form_mask, pred_col, value
                     chows += 1
             pair = buf[r, 1]
             if chows == 0:
-                _set(hits, pred_col, P_ALL_PUNGS, 1)
+                _set(hits, pc, P_ALL_PUNGS)
             if dragons == 3:
-                _set(hits, pred_col, P_BIG_THREE_DRAGONS, 1)
+                _set(hits, pc, P_BIG_THREE_DRAGONS)
             if winds == 4:
-                _set(hits, pred_col, P_BIG_FOUR_WINDS, 1)
+                _set(hits, pc, P_BIG_FOUR_WINDS)
             elif winds == 3 and 27 <= pair <= 30:
-                _set(hits, pred_col, P_LITTLE_FOUR_WINDS, 1)
-        # switched-off rows, then exclusions in topological order
-        for k in range(F):
-            if not enabled[k]:
-                hits[k] = 0
+                _set(hits, pc, P_LITTLE_FOUR_WINDS)
+        # ---- exclusions, excluders first (an excluded fan excludes nothing) ---------
         for oi in range(F):
-            i = order[oi]
-            if hits[i] > 0:
-                for j in range(F):
-                    if excl[i, j]:
-                        hits[j] = 0
+            if ptr[oi + 1] > ptr[oi] and hits[order[oi]] > 0:
+                for q in range(ptr[oi], ptr[oi + 1]):
+                    hits[idx[q]] = 0
         total = 0
         for k in range(F):
             total += hits[k] * values[k]
@@ -224,7 +244,9 @@ def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, form_mask, p
     not complete) and ``kongs`` (N,) int32 (kong units the winner receives)."""
     N = counts.shape[0]
     F = values.shape[0]
+    pc, ptr, idx = prepare(pred_col, enabled, excl, order)
     buf = np.empty((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+    base = np.zeros(F, dtype=np.int64)
     hits = np.zeros(F, dtype=np.int64)
     best = np.zeros(F, dtype=np.int64)
     c = np.zeros(34, dtype=np.int64)
@@ -232,7 +254,7 @@ def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, form_mask, p
         for i in range(34):
             c[i] = counts[h, i]
         t = score_one(c, melds[h], n_melds[h], flags[h], seat[h], dealer[h], form_mask,
-                      pred_col, values, enabled, excl, order, buf, hits, best)
+                      pc, values, order, ptr, idx, buf, base, hits, best)
         totals[h] = t
         if t >= 0:
             for k in range(F):
@@ -248,7 +270,9 @@ def score_waits_kernel(counts, melds, n_melds, flags, seat, dealer, visible, kin
     self-draw. Tiles the hand already holds four of (melds included) are not waits."""
     N = counts.shape[0]
     F = values.shape[0]
+    pc, ptr, idx = prepare(pred_col, enabled, excl, order)
     buf = np.empty((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+    base = np.zeros(F, dtype=np.int64)
     hits = np.zeros(F, dtype=np.int64)
     best = np.zeros(F, dtype=np.int64)
     c = np.zeros(34, dtype=np.int64)
@@ -277,10 +301,10 @@ def score_waits_kernel(counts, melds, n_melds, flags, seat, dealer, visible, kin
                 continue
             c[t] += 1
             d = score_one(c, melds[h], n_melds[h], fl_d, seat[h], dealer[h], form_mask,
-                          pred_col, values, enabled, excl, order, buf, hits, best)
+                          pc, values, order, ptr, idx, buf, base, hits, best)
             if d >= 0:
                 s = score_one(c, melds[h], n_melds[h], fl_s, seat[h], dealer[h], form_mask,
-                              pred_col, values, enabled, excl, order, buf, hits, best)
+                              pc, values, order, ptr, idx, buf, base, hits, best)
                 wins[h, t] = True
                 tot_discard[h, t] = d
                 tot_self[h, t] = s
