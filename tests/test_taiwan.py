@@ -516,3 +516,21 @@ def test_hand_string_through_public_api():
     assert res.total == 8 and res.settlement == {"E": 9, "S": -9, "W": 0, "N": 0}
     res = mjfast.score("123m456m789p222s678s5m5m", rules="taiwan", self_drawn=True)
     assert res.total == 11 and res.settlement["E"] == 36
+
+
+def test_heavenly_and_earthly_from_table_discards():
+    concealed = "1m2m3m4m5m6m7p8p9p2s2s2s6s7s8s5m"
+    # no discard on the table and the dealer self-draws: the dealt hand
+    it = items(score(H(concealed, "5m", self_drawn=True, table_discards=0)))
+    assert it["heavenly_win"] == 1 and "very_early_win" not in it
+    # exactly one discard (the dealer's first) and a non-dealer wins on it
+    it = items(score(H(concealed, "5m", seat=2, discarder=0, table_discards=1)))
+    assert it["earthly_win"] == 1 and "very_early_win" not in it
+    # first turn flag but a later table count contradicts it: no 天和 / 地和
+    it = items(score(H(concealed, "5m", self_drawn=True, first_turn=True, table_discards=3)))
+    assert "heavenly_win" not in it and it["very_early_win"] == 1
+    it = items(score(H(concealed, "5m", seat=2, discarder=0, first_turn=True, table_discards=3)))
+    assert "earthly_win" not in it
+    # a called meld: never
+    it = items(score(H(SEED_HAND, "5m", [chow("1m")], seat=2, discarder=0, table_discards=1)))
+    assert "earthly_win" not in it and it["very_early_win"] == 1

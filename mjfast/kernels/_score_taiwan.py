@@ -168,11 +168,15 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
             hits[K_EARLY] = 1
     if (fl & F_ORIGINAL_READY) and n_called == 0:
         hits[K_ORIGINAL_READY] = 1
-    if (fl & F_FIRST_TURN) and nm == 0:
-        if self_drawn and seat == dealer:
+    # 天和: the dealer's dealt hand (first turn, or no discard yet on the table);
+    # 地和: a non-dealer on the dealer's first discard (first turn, or exactly one discard
+    # on the table); neither after a call or a kong by the winner.
+    first = (fl & F_FIRST_TURN) != 0
+    if nm == 0:
+        if self_drawn and seat == dealer and (first or td == 0) and (td <= 0):
             hits[K_HEAVENLY] = 1
         if (not self_drawn) and seat != dealer and (discarder < 0 or discarder == dealer) \
-                and (td < 0 or td == 1):
+                and ((first and td < 0) or td == 1):
             hits[K_EARTHLY] = 1
 
     conc_chow = np.zeros(27, dtype=np.bool_)
