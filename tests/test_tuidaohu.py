@@ -349,3 +349,21 @@ def test_score_waits():
     tiles = {x["tile"]: x for x in score_waits(h, rules="tuidaohu")}
     assert set(tiles) >= {"2m", "5m"}
     assert all(x["total_discard"] >= 8 for x in tiles.values())   # win + concealed + flush
+
+
+def test_variant_params_are_checked(tmp_path):
+    bad = tmp_path / "tuidaohu.bad.toml"
+    bad.write_text('[params]\nseveral_rons = "multiple"\n')
+    with pytest.raises(RuleSetError):
+        T.get_table("tuidaohu", str(bad))
+    typo = tmp_path / "tuidaohu.typo.toml"
+    typo.write_text('[params]\nkong_opne = 4\n')
+    with pytest.raises(RuleSetError):
+        T.get_table("tuidaohu", str(typo))
+    mini = tmp_path / "tuidaohu.mini.toml"
+    mini.write_text('[params]\nminimum_fan = 3\nbase = 10\n')
+    r = T.score_hand(_example3(seat=EAST, discarder=NORTH), variant=str(mini))
+    assert r.legal and r.settlement["E"] == 160           # 5 fan >= 3; base 10 by default
+    r = T.score_hand(hand([m(1), m(2), m(3), m(4), m(5), m(6), p(7), p(8), p(9), s_(2), s_(3),
+                           s_(4), E], (), E, discarder=SOUTH), variant=str(mini))
+    assert r.total == 2 and not r.legal

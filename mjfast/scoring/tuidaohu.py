@@ -99,6 +99,10 @@ class FanTable:
 
 
 _REQUIRED_PARAMS = ("players", "fan_cap", "kong_open", "kong_added", "kong_concealed", "fee")
+_POLICIES = {"win_self_drawn_payers": ("all_others",),
+             "win_discard_payers": ("discarder", "all_others"),
+             "dealer_repeat": ("dealer_win_or_draw",),
+             "several_rons": ("head_bump",)}
 
 
 def _layer(base: RuleTable, path: Path) -> RuleTable:
@@ -143,6 +147,13 @@ def get_table(rules: str = "tuidaohu", variant: str | None = None) -> FanTable:
     for k in _REQUIRED_PARAMS:
         if k not in t.params:
             raise RuleSetError(name, None, f"settlement parameter {k!r} missing from the table")
+    for k, allowed in _POLICIES.items():
+        if k in t.params and t.params[k] not in allowed:
+            raise RuleSetError(f"{k} = {t.params[k]!r}", None,
+                               f"unsupported policy (implemented: {', '.join(allowed)})")
+    unknown = set(t.params) - set(_REQUIRED_PARAMS) - set(_POLICIES) - {"base", "minimum_fan", "chips"}
+    if unknown:
+        raise RuleSetError(", ".join(sorted(unknown)), None, "unknown settlement parameter")
     F = t.max_id + 1
     pred_col = np.zeros(_k.N_PRED, np.int64)
     for r in t.rows:
@@ -265,7 +276,7 @@ def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = Non
     win = {p: 0 for p in range(players)}
     note = {}
     if self_drawn:
-        payers = others if s.get("win_self_drawn_payers", "all_others") == "all_others" else []
+        payers = others
     else:
         if discarder is None:
             if players == 2:
@@ -413,13 +424,15 @@ def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = Non
     kongs = _hand_kongs(hand, players)
     st = settle(total, seat=s.seat, self_drawn=s.self_drawn, discarder=s.discarder,
                 kongs=[(k, d) for k, d, _ in kongs], rules=table.rules, variant=variant,
-                base=1 if base is None else int(base), fee=fee, chips=chips, dealer=s.dealer)
+                base=int(table.settlement.get("base", 1)) if base is None else int(base),
+                fee=fee, chips=chips, dealer=s.dealer)
     for item, (_, _, tile) in zip(st["kong_payments"], kongs):
         item["tile"] = tile_name(tile)
     if s.robbing_kong:
         st["robbed_kong"] = "the robbed added kong pays nothing (it reverts to a pung)"
     settlement = st.pop("settlement")
-    return ScoreResult(table.rules, total, True, 0, fans, settlement, st, variant)
+    legal = total >= int(table.settlement.get("minimum_fan", 0))
+    return ScoreResult(table.rules, total, legal, 0, fans, settlement, st, variant)
 
 
 _BAD_REASONS = {
@@ -448,7 +461,8 @@ def _validate_batch(batch: HandBatch, table: FanTable) -> None:
 
 def score_batch(batch: HandBatch, variant: str | None = None):
     """Score N hands (compiled kernel). ``fan_counts`` (N, F+1) int16 by fan id,
-    ``totals`` (fan before the cap; -1 not complete), ``legal`` (= complete: no minimum),
+    ``totals`` (fan before the cap; -1 not complete), ``legal`` (complete and at least
+    the table's ``minimum_fan``, 0 in both seed tables),
     ``extras``: ``capped``, ``multiplier`` (units of base paid per payer for the win) and
     ``kong_units`` (units of base the winner receives in all for his kongs)."""
     from . import BatchScores
@@ -458,7 +472,8 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     complete = totals >= 0
     capped = np.where(complete, np.minimum(totals, table.fan_cap), 0).astype(np.int8)
     mult = np.where(capped >= 1, np.left_shift(1, np.maximum(capped.astype(np.int32) - 1, 0)), 0).astype(np.int32)
-    return BatchScores(fan_counts, totals, complete.copy(), complete,
+    legal = complete & (totals >= int(table.settlement.get("minimum_fan", 0)))
+    return BatchScores(fan_counts, totals, legal, complete,
                        {"capped": capped, "multiplier": mult, "kong_units": kongs})
 
 
