@@ -1,0 +1,317 @@
+"""Shanten, effective tiles (waits) and live counts for all four rule sets.
+
+Public API::
+
+    shanten(counts, rules=None, forms=False, threads=1)
+    waits(counts, rules=None, visible=None, threads=1) -> Waits
+    report(hand, rules=None, visible=None) -> dict      # the CLI's JSON object
+    format_report(d) -> str                             # the CLI's text output
+
+``counts`` is an (N, 34) array of concealed tile counts (any integer dtype; uint8 is used
+as is), a single (34,) row, a :class:`~mjfast.Hand` or a hand string. The number of called
+melds follows from the tile count: 13/14 tiles none, 10/11 one, ... (Taiwan 16/17 none).
+
+Shanten is ``min |W - H| - 1`` over the complete hands ``W`` of the rule set's forms that
+hold at most four copies of a tile: -1 = complete, 0 = ready. ``docs/shanten.md`` has the
+definition, the method (per-suit tables) and the differences from the reference
+calculators.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import numpy as np
+
+from .errors import InvalidCountsError
+from .hand import Hand
+from .kernels import _shanten as _k
+from .kernels._shanten_tables import get_tables
+from .rules.registry import FORM_NAMES, RuleSet, get_rules
+from .tiles import N_KINDS, tile_name
+
+__all__ = ["shanten", "waits", "Waits", "report", "format_report", "NO_FORM"]
+
+NO_FORM = _k.NO_FORM
+"""Per-form value of a form the row cannot reach (called melds, or not in the rule set)."""
+
+_REASONS = {
+    _k.BAD_COUNT: "a count above 4",
+    _k.BAD_TOTAL: "a tile total no hand of the rule set has",
+    _k.BAD_TILE: "a tile outside the rule set",
+    _k.BAD_WAIT_TOTAL: "waits need a waiting hand (3k+1 tiles: 13, 10, ...; Taiwan 16, ...)",
+}
+
+
+# ---------------------------------------------------------------------------------
+# input handling
+# ---------------------------------------------------------------------------------
+def _as_hand(x: Any, rules: str | None) -> Hand | None:
+    if isinstance(x, Hand):
+        return x
+    if isinstance(x, str):
+        from .notation import parse_hand
+        return parse_hand(x, rules=rules or "mcr")
+    return None
+
+
+def _prepare(counts: Any, rules: str | RuleSet | None):
+    """-> (counts (N,34) uint8 C-contiguous, RuleSet, single: bool, hand or None)."""
+    hand = _as_hand(counts, rules if isinstance(rules, str) or rules is None else rules.name)
+    if hand is not None:
+        rs = get_rules(rules if rules is not None else hand.rules)
+        return hand.counts()[None, :], rs, True, hand
+    rs = get_rules(rules if rules is not None else "mcr")
+    arr = np.asarray(counts)
+    single = arr.ndim == 1
+    if single:
+        arr = arr[None, :]
+    if arr.ndim != 2 or arr.shape[1] != N_KINDS:
+        raise InvalidCountsError(f"array of shape {np.shape(counts)}", None,
+                                 "counts must have shape (N, 34) or (34,)")
+    if arr.dtype != np.uint8:
+        if not np.issubdtype(arr.dtype, np.integer):
+            if not np.all(np.equal(np.mod(arr, 1), 0)):
+                raise InvalidCountsError(f"array of dtype {arr.dtype}", None,
+                                         "counts must be whole numbers")
+        bad = np.flatnonzero(((arr < 0) | (arr > 4)).any(axis=1))
+        if bad.size:
+            _raise_row(arr, int(bad[0]), _k.BAD_COUNT, rs)
+        arr = arr.astype(np.uint8)
+    return np.ascontiguousarray(arr), rs, single, None
+
+
+def _raise_row(arr: np.ndarray, row: int, reason: int, rs: RuleSet):
+    r = np.asarray(arr[row]).astype(np.int64)
+    text = f"counts row {row}: {r.tolist()}"
+    detail = _REASONS.get(reason, "invalid row")
+    if reason == _k.BAD_COUNT:
+        t = int(np.flatnonzero((r < 0) | (r > 4))[0])
+        detail = f"{r[t]} copies of {tile_name(t)} (a count must be 0..4)"
+    elif reason in (_k.BAD_TOTAL, _k.BAD_WAIT_TOTAL):
+        detail = f"{_REASONS[reason]}: {int(r.sum())} tiles ({rs.name} hands have at most " \
+                 f"{rs.hand_size + 1}, and 3k+1 or 3k+2)"
+    elif reason == _k.BAD_TILE:
+        mask = rs.kind_mask
+        t = int(np.flatnonzero((r > 0) & ~mask)[0])
+        detail = f"tile {tile_name(t)} is not in the {rs.name} tile set"
+    raise InvalidCountsError(text, row, detail)
+
+
+def _params(rs: RuleSet):
+    form_mask = sum(1 << f for f in rs.forms)
+    two_player = len(rs.kinds) == 16
+    return form_mask, rs.sets, rs.hand_size, two_player
+
+
+def _run_chunks(fn, n: int, threads: int):
+    """Run fn(lo, hi) -> (bad_row, reason) over row chunks; first bad row wins."""
+    threads = max(1, int(threads))
+    if threads == 1 or n < 2048:
+        return fn(0, n)
+    bounds = np.linspace(0, n, threads + 1).astype(np.int64)
+    with ThreadPoolExecutor(threads) as ex:
+        futs = [ex.submit(fn, int(bounds[i]), int(bounds[i + 1])) for i in range(threads)]
+        results = [f.result() for f in futs]
+    for i, (row, reason) in enumerate(results):
+        if row >= 0:
+            return int(bounds[i]) + row, reason
+    return -1, 0
+
+
+# ---------------------------------------------------------------------------------
+# shanten
+# ---------------------------------------------------------------------------------
+def shanten(counts: Any, rules: str | RuleSet | None = None, forms: bool = False,
+            threads: int = 1):
+    """Shanten of N hands: int8 (N,) with -1 = complete, 0 = ready.
+
+    ``counts``: (N, 34) concealed counts, a (34,) row, a :class:`Hand` or a hand string
+    (then an ``int`` is returned). ``rules``: ``mcr`` (default), ``taiwan``, ``tuidaohu``,
+    ``two_player`` (a Hand's own rule set when omitted). ``threads`` > 1 splits the batch
+    over threads (the kernel releases the GIL).
+
+    With ``forms=True`` the result is a dict: ``"shanten"`` (the minimum) and one int8
+    array per winning form of the rule set (``"regular"``, ``"seven_pairs"``,
+    ``"thirteen_orphans"``, ``"honors_knitted"``, ``"knitted_straight"``,
+    ``"seven_pairs_triplet"``), :data:`NO_FORM` (127) where the row cannot reach the form
+    (called melds).
+
+    Raises :class:`~mjfast.errors.InvalidCountsError` naming the first bad row.
+    """
+    arr, rs, single, _ = _prepare(counts, rules)
+    t = get_tables()
+    form_mask, max_sets, hand_size, two_player = _params(rs)
+    n = arr.shape[0]
+    out = np.empty(n, dtype=np.int8)
+    per = np.empty((n if forms else 0, _k.N_FORMS), dtype=np.int8)
+    ssh, hsh = t["suit_sh"], t["honor_sh"]
+
+    def run(lo, hi):
+        return _k.shanten_batch(arr[lo:hi], form_mask, max_sets, hand_size, two_player,
+                                ssh, hsh, out[lo:hi], per[lo:hi] if forms else per)
+
+    row, reason = _run_chunks(run, n, threads)
+    if row >= 0:
+        _raise_row(arr, row, reason, rs)
+    if not forms:
+        return int(out[0]) if single else out
+    res = {"shanten": out}
+    for f in rs.forms:
+        res[FORM_NAMES[f]] = per[:, f]
+    if single:
+        return {k: int(v[0]) for k, v in res.items()}
+    return res
+
+
+# ---------------------------------------------------------------------------------
+# waits
+# ---------------------------------------------------------------------------------
+@dataclass
+class Waits:
+    """Effective tiles of N waiting hands.
+
+    - ``mask`` (N, 34) bool: the tiles whose draw lowers the shanten (for a ready hand:
+      its winning tiles). A tile the hand holds four of is never in it.
+    - ``live`` (N, 34) int8: live copies ``max(0, 4 - held - visible)`` of each tile in
+      ``mask``, 0 elsewhere, so ``live.sum(1)`` is the ukeire (:attr:`ukeire`).
+    - ``shanten`` (N,) int8.
+
+    Unpacks as ``mask, live = waits(...)``.
+    """
+    mask: np.ndarray
+    live: np.ndarray
+    shanten: np.ndarray
+
+    @property
+    def ukeire(self) -> np.ndarray:
+        """(N,) live copies of all effective tiles."""
+        return self.live.sum(axis=-1, dtype=np.int64)
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        return iter((self.mask, self.live))
+
+    def __len__(self) -> int:
+        return 2
+
+
+def waits(counts: Any, rules: str | RuleSet | None = None, visible: Any = None,
+          threads: int = 1) -> Waits:
+    """Effective tiles and live counts of N waiting hands (13, 10, 7, 4, 1 concealed
+    tiles; Taiwan 16, 13, ...).
+
+    ``visible``: (N, 34) or (34,) counts of tiles seen elsewhere (discards, other players'
+    melds); live = ``max(0, 4 - held - visible)``. For a :class:`Hand` the hand's own melds
+    are added to ``visible`` and a tile whose four copies the player holds (melds
+    included) is not a wait. A single hand gives (34,) arrays and an int shanten.
+    """
+    arr, rs, single, hand = _prepare(counts, rules)
+    t = get_tables()
+    form_mask, max_sets, hand_size, two_player = _params(rs)
+    n = arr.shape[0]
+    if visible is None:
+        vis = np.zeros((1, N_KINDS), dtype=np.int16)
+    else:
+        vis = np.asarray(visible)
+        if vis.ndim == 1:
+            vis = vis[None, :]
+        if vis.ndim != 2 or vis.shape[1] != N_KINDS or vis.shape[0] not in (1, n):
+            raise InvalidCountsError(f"visible of shape {np.shape(visible)}", None,
+                                     "visible must have shape (N, 34) or (34,)")
+        if vis.size and (vis.min() < 0 or vis.max() > 4):
+            row = int(np.flatnonzero(((vis < 0) | (vis > 4)).any(axis=1))[0])
+            raise InvalidCountsError(f"visible row {row}: {vis[row].tolist()}", row,
+                                     "visible counts must be 0..4")
+        vis = np.ascontiguousarray(vis, dtype=np.int16)
+    if hand is not None:
+        own = np.zeros(N_KINDS, dtype=np.int16)
+        for m in hand.melds:
+            for tile in m.tiles:
+                own[tile] += 1
+        vis = vis + own[None, :]
+    shan = np.empty(n, dtype=np.int8)
+    mask = np.empty((n, N_KINDS), dtype=np.bool_)
+    live = np.empty((n, N_KINDS), dtype=np.int8)
+    ssh, smk, hsh, hmk = t["suit_sh"], t["suit_mk"], t["honor_sh"], t["honor_mk"]
+    per_row_vis = vis.shape[0] == n and n != 1
+
+    def run(lo, hi):
+        v = vis[lo:hi] if per_row_vis else vis
+        return _k.waits_batch(arr[lo:hi], v, form_mask, max_sets, hand_size, two_player,
+                              ssh, smk, hsh, hmk, shan[lo:hi], mask[lo:hi], live[lo:hi])
+
+    row, reason = _run_chunks(run, n, threads)
+    if row >= 0:
+        _raise_row(arr, row, reason, rs)
+    if hand is not None:
+        full = hand.all_counts() >= 4
+        mask[0, full] = False
+        live[0, full] = 0
+    if single:
+        return Waits(mask[0], live[0], int(shan[0]))
+    return Waits(mask, live, shan)
+
+
+# ---------------------------------------------------------------------------------
+# single-hand report (CLI)
+# ---------------------------------------------------------------------------------
+def report(hand: Any, rules: str | None = None, visible: Any = None) -> dict:
+    """The CLI's JSON object for one hand (a :class:`Hand` or a hand string)::
+
+        {"shanten": 1, "effective": [{"tile": "5m", "live": 3}, ...]}
+        {"shanten": 0, "effective": [...], "waits": [...]}     # ready: waits = effective
+
+    A complete-size hand (14 tiles; 17 Taiwan) draws nothing before discarding, so its
+    ``effective`` list is empty; -1 = complete.
+    """
+    h = _as_hand(hand, rules)
+    if h is None:
+        raise TypeError("report() takes a Hand or a hand string")
+    if rules is not None and get_rules(rules).name != h.rules:
+        from dataclasses import replace
+        h = replace(h, rules=get_rules(rules).name)
+    n_tiles = int(h.counts().sum())
+    if n_tiles % 3 == 1:
+        w = waits(h, visible=visible)
+        sh = int(w.shanten)
+        eff = [{"tile": tile_name(t), "live": int(w.live[t])} for t in np.flatnonzero(w.mask)]
+    else:
+        sh = int(shanten(h))
+        eff = []
+    out: dict = {"shanten": sh, "effective": eff}
+    if sh == 0 and n_tiles % 3 == 1:
+        out["waits"] = [dict(e) for e in eff]
+    return out
+
+
+def format_report(d: dict) -> str:
+    """Human-readable text of a :func:`report` dict."""
+    sh = d["shanten"]
+    label = {-1: " (complete)", 0: " (ready)"}.get(sh, "")
+    lines = [f"shanten: {sh}{label}"]
+    eff = d.get("effective", [])
+    if eff:
+        total = sum(e["live"] for e in eff)
+        tiles = " ".join(f"{e['tile']}x{e['live']}" for e in eff)
+        lines.append(f"effective: {len(eff)} kinds, {total} live: {tiles}")
+    if "waits" in d:
+        total = sum(e["live"] for e in d["waits"])
+        tiles = " ".join(f"{e['tile']}x{e['live']}" for e in d["waits"])
+        lines.append(f"waits: {tiles} ({total} live)")
+    return "\n".join(lines)
+
+
+# ``mjfast.shanten`` is both this module (``mjfast.shanten.report``) and the function
+# (``mjfast.shanten(counts)``): once the submodule is imported, the package attribute is
+# the module, so the module itself is made callable.
+import sys as _sys  # noqa: E402
+import types as _types  # noqa: E402
+
+
+class _CallableModule(_types.ModuleType):
+    def __call__(self, *args, **kwargs):
+        return shanten(*args, **kwargs)
+
+
+_sys.modules[__name__].__class__ = _CallableModule
