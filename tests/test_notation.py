@@ -253,6 +253,16 @@ def test_validation_errors(text, rules, cls, pos):
     assert not ok[0] and msgs[0] == str(ei.value)
 
 
+def test_botzone_chow_rule():
+    s = "[CHI W2 1] W4 W5 W6 W7 W8 W9 F1 F1 F1 F2 F2"
+    assert parse_hand(s).melds[0] == Meld(MeldKind.CHOW, 0, claimed_index=1)
+    with pytest.raises(MeldError) as ei:
+        parse_hand(s, rules="two_player")
+    assert ei.value.position == 0
+    b, ok, msgs = parse_batch([s], rules="two_player", errors="mask")
+    assert msgs[0] == str(ei.value)
+
+
 def test_long_inputs_never_crash():
     for s in ("1" * 200 + "m", "123456789m" * 20, "E" * 200, "[" * 200, "|" * 200,
               "W1 " * 200, "[EEE]" * 40, "1m" * 200, "123m|EE1000|" + "a" * 200,
