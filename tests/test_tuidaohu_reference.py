@@ -61,8 +61,6 @@ def reference(hand: Hand, values: dict) -> int:
     for t in hand.concealed + (hand.winning_tile,):
         counts[t] += 1
     s = hand.situation
-    if s.first_turn and s.self_drawn and not hand.melds:
-        return 8                        # 天和 / 地和 alone
     tiles = [t for t in range(34) if counts[t]] + [t for mm in hand.melds for t in mm.tiles]
     suits = {t // 9 for t in tiles if t < 27}
     honors = any(t >= 27 for t in tiles)
@@ -104,6 +102,8 @@ def reference(hand: Hand, values: dict) -> int:
         if winds == 3 and 27 <= pair <= 30:
             f.add("little_four_winds")
         cands.append(f)
+    if cands and s.first_turn and s.self_drawn and not hand.melds:
+        return 8                        # 天和 / 地和 alone
     for f in cands:
         best = max(best, sum(values.get(k, 0) for k in f))
     return best
@@ -178,3 +178,37 @@ def test_scorer_matches_reference(rules, values):
         assert got.total == want, (h, got.fans)
         st = reference_settlement(h, want, rules, 100)
         assert got.settlement == {"ESWN"[p]: v for p, v in st.items()}, h
+
+
+@pytest.mark.parametrize("rules,values", [("tuidaohu", SEED_000), ("two_player", SEED_003)])
+def test_waits_match_reference(rules, values):
+    """score_waits_batch against trying every tile of the set with the reference."""
+    from dataclasses import replace
+
+    from mjfast.hand import HandBatch
+    from mjfast.rules.registry import get_rules
+    kinds = get_rules(rules).kinds
+    rng = np.random.default_rng(77 + len(rules))
+    ready = []
+    for _ in range(150):
+        h = random_hand(rng, rules)
+        s = h.situation
+        sit = Situation(seat=s.seat, dealer=s.dealer)   # plain situation: a ready hand
+        ready.append(Hand(h.concealed, h.melds, None, situation=sit, rules=rules))
+    ws = T.score_waits_batch(HandBatch.from_hands(ready, rules=rules))
+    for i, h in enumerate(ready):
+        held = h.all_counts()
+        for t in kinds:
+            if held[t] >= 4:
+                assert not ws.wins[i, t]
+                continue
+            d = reference(replace(h, winning_tile=t, situation=Situation(
+                seat=h.situation.seat, dealer=h.situation.dealer,
+                discarder=(h.situation.seat + 1) % (2 if rules == "two_player" else 4))), values)
+            assert ws.wins[i, t] == (d >= 0), (h, t)
+            if d >= 0:
+                assert ws.total_discard[i, t] == d
+                sd = reference(replace(h, winning_tile=t, situation=Situation(
+                    seat=h.situation.seat, dealer=h.situation.dealer, self_drawn=True)), values)
+                assert ws.total_self_drawn[i, t] == sd
+                assert ws.live[i, t] == 4 - held[t]

@@ -299,6 +299,17 @@ def score_waits_kernel(counts, melds, n_melds, flags, seat, dealer, visible, kin
             tot_self[h, t] = -1
             if not kinds_mask[t] or held[t] >= 4:
                 continue
+            # a winning tile completes a pair or a set with concealed tiles: it is held,
+            # or within two of a held tile of its suit
+            near = c[t] > 0
+            if not near and t < 27:
+                lo = t - t % 9
+                for u in range(max(lo, t - 2), min(lo + 8, t + 2) + 1):
+                    if c[u] > 0:
+                        near = True
+                        break
+            if not near:
+                continue
             c[t] += 1
             d = score_one(c, melds[h], n_melds[h], fl_d, seat[h], dealer[h], form_mask,
                           pc, values, order, ptr, idx, buf, base, hits, best)
