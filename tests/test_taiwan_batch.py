@@ -163,3 +163,21 @@ def test_score_waits_live_counts():
     assert (ws.live >= 0).all() and (ws.live <= 4).all()
     ws0 = tw.score_waits_batch(rb, None)
     assert (ws.live[:, 0] == np.maximum(ws0.live[:, 0].astype(int) - 1, 0)).all()
+
+
+def test_batch_discarder_missing_matches_single_hand():
+    b = tw.random_batch(400, seed=21)
+    ron = (b.flags & SELF_DRAWN) == 0
+    b.discarder[ron] = -1
+    res = score_batch(b)
+    for i in np.flatnonzero(ron)[:120]:
+        one = tw.score_hand(b.hand(int(i)))
+        assert one.extras["discarder_assumed"]
+        assert one.extras["dealer_bonus"] == res.extras["dealer_bonus"][i]
+        assert one.settlement[one.extras["winner"]] == res.extras["winner_gain"][i]
+
+
+def test_unknown_variant():
+    from mjfast.errors import RuleSetError
+    with pytest.raises(RuleSetError):
+        tw.get_table("no_such_variant")

@@ -428,7 +428,9 @@ def _dealer_bonus_array(batch: HandBatch, totals: np.ndarray, kc: np.ndarray, t:
     self_drawn = (np.asarray(batch.flags) & SELF_DRAWN) != 0
     seat = np.asarray(batch.seat)
     dealer = np.asarray(batch.dealer)
-    disc = np.asarray(batch.discarder)
+    disc = np.asarray(batch.discarder).astype(np.int64)
+    # a discard win with no discarder given: the next player (as score_hand)
+    disc = np.where(disc < 0, (seat.astype(np.int64) + 1) % PLAYERS, disc)
     applies = (seat == dealer) | (~self_drawn & (disc == dealer))
     flower_win = kc[:, _k.K_EIGHT_FLOWERS] > 0
     return np.where(applies & (totals >= 0) & ~flower_win, bonus, 0).astype(np.int32)
