@@ -367,3 +367,21 @@ def test_variant_params_are_checked(tmp_path):
     r = T.score_hand(hand([m(1), m(2), m(3), m(4), m(5), m(6), p(7), p(8), p(9), s_(2), s_(3),
                            s_(4), E], (), E, discarder=SOUTH), variant=str(mini))
     assert r.total == 2 and not r.legal
+
+
+def test_faq_no_minimum_fan():
+    # a called pung, three suits: only 和了 (1 fan) is still a legal win paying 1 x base
+    h = hand([m(1), m(2), m(3), p(4), p(5), p(6), s_(7), s_(8), s_(9), s_(5)], [pung(E, 1)],
+             s_(5), seat=EAST, discarder=SOUTH)
+    r = score(h, base=100)
+    assert fan_keys(r) == {"win": 1} and r.total == 1 and r.legal
+    assert r.extras["multiplier"] == 1 and r.settlement == {"E": 100, "S": -100, "W": 0, "N": 0}
+
+
+def test_faq_no_dealer_bonus():
+    tiles = [m(1), m(2), m(3), p(4), p(5), p(6), s_(7), s_(8), s_(9), s_(5), s_(5), s_(5), E]
+    as_dealer = score(hand(tiles, (), E, seat=SOUTH, dealer=SOUTH, self_drawn=True), base=100)
+    as_other = score(hand(tiles, (), E, seat=SOUTH, dealer=EAST, self_drawn=True), base=100)
+    assert as_dealer.total == as_other.total == 3
+    assert as_dealer.settlement == as_other.settlement == {"E": -400, "S": 1200, "W": -400, "N": -400}
+    assert as_dealer.extras["next_dealer"] == "S" and as_other.extras["next_dealer"] == "S"

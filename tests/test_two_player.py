@@ -238,3 +238,21 @@ def test_score_waits_two_player():
     w = score_waits(h, rules="two_player")
     assert [x["tile"] for x in w] == ["P"]
     assert (w[0]["total_discard"], w[0]["total_self_drawn"]) == (2, 3)
+
+
+def test_faq_seven_pairs_cannot_hold_a_kong():
+    # FAQ: ポンやカンをすると七対子では和了れません; keep the four in hand for 豪華七対
+    with pytest.raises(IncompleteHandError):
+        score(hand([m(1), m(1), m(3), m(3), m(5), m(5), E, E, C, N], [Meld(MeldKind.KONG, P,
+                                                                         concealed=True)],
+                   N, seat=EAST, self_drawn=True))
+    r = score(hand([m(1), m(1), m(3), m(3), m(5), m(5), E, E, P, P, P, P, N], (), N,
+                   seat=EAST, self_drawn=True), fee=0)
+    assert fan_keys(r) == {"win": 1, "self_drawn": 1, "concealed": 1, "luxury_seven_pairs": 5}
+
+
+def test_faq_dealer_after_a_draw_or_a_non_dealer_win():
+    assert T.next_dealer(SOUTH, None, players=2) == SOUTH
+    assert T.next_dealer(SOUTH, EAST, players=2) == EAST
+    r = score(_example3(), fee=0)                     # East wins as dealer (default)
+    assert r.extras["next_dealer"] == "E"
