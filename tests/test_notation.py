@@ -287,6 +287,8 @@ def test_situation_keywords_override():
     assert h.flowers == (34, 35, 37) and h.flower_count == 3
     assert parse_hand(BASE, flowers=[34, 41]).flowers == (34, 41)
     assert parse_hand(BASE, flowers=5).flower_count == 5
+    assert parse_hand(BASE, flowers="5").flower_count == 5           # the CLI passes strings
+    assert parse_hand(BASE, seat="w", dealer="3").situation.dealer == 3
     # discarder implies a discard win, self_drawn clears the discarder
     assert not parse_hand(BASE + "|EE1000", discarder=1).situation.self_drawn
     assert parse_hand(BASE + "||||"[:0] + "|EE0000||discarder=S",
@@ -308,6 +310,8 @@ def test_situation_keywords_override():
     (dict(streak="2"), SituationError),
     (dict(self_drawn="yes"), SituationError),
     (dict(flowers=9), TileCountError),
+    (dict(flowers="9"), TileCountError),
+    (dict(seat="East"), SituationError),
     (dict(flowers="aa"), TileCountError),
     (dict(flowers="xyz"), SituationError),
     (dict(flowers=[1, 2]), SituationError),

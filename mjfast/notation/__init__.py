@@ -22,8 +22,9 @@ Public functions::
         -> (HandBatch, ok: bool ndarray, messages)     (errors="mask")
 
 Situation keywords (override what the string says): ``seat``, ``prevalent``, ``dealer``
-(``"E".."N"`` or 0..3), ``self_drawn``, ``discarder`` (wind or None), ``streak``,
-``flowers`` (a count, a string of flower letters ``a..h``, or a list of ids 34..41),
+(``"E" "S" "W" "N"``, either case, or 0..3), ``self_drawn``, ``discarder`` (wind or None),
+``streak``, ``flowers`` (a count, a one-digit string, a string of flower letters ``a..h``,
+or a list of ids 34..41),
 ``table_discards``, ``original_ready``, ``last_tile``, ``kong_replacement``,
 ``robbing_kong``, ``fourth_tile``, ``first_turn``.  Unknown or contradictory options raise
 :class:`~mjfast.errors.SituationError`.  Every error is a
@@ -88,8 +89,8 @@ OPTION_NAMES = _BOOL_OPTS + _WIND_OPTS + _INT_OPTS + ("flowers",)
 def _wind(name, v, text):
     if name == "discarder" and v is None:
         return None
-    if isinstance(v, str) and len(v) == 1 and v in "ESWN":
-        return "ESWN".index(v)
+    if isinstance(v, str) and len(v) == 1 and v in "ESWNeswn0123":
+        return "ESWNeswn0123".index(v) % 4
     if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and 0 <= v <= 3:
         return int(v)
     raise SituationError(text, None, f"{name}={v!r}: a wind is 'E' 'S' 'W' 'N' or 0..3")
@@ -99,6 +100,10 @@ def _flowers_option(v, text, rs):
     """(ids tuple, count) from a count, a string of letters or a list of ids."""
     if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
         if not 0 <= v <= 8:
+            raise TileCountError(text, None, f"flowers={v}: 0..8 flowers")
+        ids, count = (), int(v)
+    elif isinstance(v, str) and len(v) == 1 and "0" <= v <= "9":
+        if v > "8":
             raise TileCountError(text, None, f"flowers={v}: 0..8 flowers")
         ids, count = (), int(v)
     elif isinstance(v, str):
