@@ -25,19 +25,20 @@ from mjfast.scoring import score_batch
 from mjfast.scoring.taiwan import random_batch, random_ready_batch, score_waits_batch
 
 N = int(os.environ.get("MJFAST_BENCH_N", 1_000_000))
+WARM = 10_000      # above the kernels' chunk size: warms the parallel kernels
 
 
 @pytest.fixture(scope="module")
 def complete():
     b = random_batch(N, seed=2026)
-    score_batch(random_batch(100, seed=1))            # compile / load the cache
+    score_batch(random_batch(WARM, seed=1))           # compile / load the (parallel) kernel
     return b
 
 
 @pytest.fixture(scope="module")
 def ready():
     b = random_ready_batch(N, seed=2027)
-    score_waits_batch(random_ready_batch(100, seed=1))
+    score_waits_batch(random_ready_batch(WARM, seed=1))
     return b
 
 
@@ -66,12 +67,12 @@ def _best(fn, *args, rounds=3):
 
 def main(n: int = N) -> None:
     b = random_batch(n, seed=2026)
-    score_batch(random_batch(100, seed=1))
+    score_batch(random_batch(WARM, seed=1))
     best, res = _best(score_batch, b)
     assert res.complete.all()
     print(f"score_batch  taiwan {n:>9,d} hands  {best:6.3f} s  {n / best:12,.0f} hands/s")
     r = random_ready_batch(n, seed=2027)
-    score_waits_batch(random_ready_batch(100, seed=1))
+    score_waits_batch(random_ready_batch(WARM, seed=1))
     best, ws = _best(score_waits_batch, r, None, rounds=2)
     assert ws.wins.any(axis=1).all()
     print(f"score_waits  taiwan {n:>9,d} hands  {best:6.3f} s  {n / best:12,.0f} hands/s")
