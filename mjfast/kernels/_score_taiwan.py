@@ -22,7 +22,7 @@ from numba import njit, prange
 
 from ._config import JIT_OPTIONS
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
-                         SET_PUNG, WAIT_CLOSED, WAIT_EDGE, WAIT_SINGLE, divisions,
+                         SET_PUNG, WAIT_CLOSED, WAIT_EDGE, WAIT_SINGLE, divisions_into,
                          wait_placements)
 
 KEYS = (
@@ -56,6 +56,7 @@ F_ORIGINAL_READY = 32
 F_FIRST_TURN = 64
 
 FORM_MASK = (1 << FORM_REGULAR) | (1 << FORM_SEVEN_PAIRS_TRIPLET)
+WORK_SIZE = 64
 
 
 @njit(**JIT_OPTIONS)
@@ -79,9 +80,11 @@ def apply_exclusions(hits, points, excl, order, enabled, kept):
 
 @njit(**JIT_OPTIONS)
 def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
-                  points, excl, order, enabled, params, divbuf, n_div, place, hits, kept, best):
+                  points, excl, order, enabled, params, divbuf, n_div, place, hits, kept, best,
+                  work):
     """Highest total over the divisions ``divbuf[:n_div]``; ``best`` gets its item counts.
-    Returns the total, or -1 when no division is a complete 5-set (or special) hand."""
+    Returns the total, or -1 when no division is a complete 5-set (or special) hand.
+    ``work`` is int64 scratch of at least ``WORK_SIZE``."""
     for k in range(K):
         best[k] = 0
     self_drawn = (fl & F_SELF_DRAWN) != 0
@@ -95,8 +98,11 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
     m_dragon = 0
     m_pungs = 0
     m_chows = 0
-    suit_seen = np.zeros(4, dtype=np.int64)
-    called_chow = np.zeros(27, dtype=np.bool_)
+    suit_seen = work[0:4]
+    called_chow = work[4:31]
+    conc_chow = work[31:58]
+    for i in range(58):
+        work[i] = 0
     for t in range(34):
         if c[t] > 0:
             suit_seen[t // 9 if t < 27 else 3] = 1
@@ -108,7 +114,7 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
         if kind == 0:
             m_chows += 1
             n_called += 1
-            called_chow[t] = True
+            called_chow[t] = 1
         else:
             m_pungs += 1
             if t >= 27:
@@ -179,7 +185,6 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
                 and ((first and td < 0) or td == 1):
             hits[K_EARTHLY] = 1
 
-    conc_chow = np.zeros(27, dtype=np.bool_)
     best_total = -1
     for r in range(n_div):
         form = divbuf[r, 0]
@@ -226,7 +231,7 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
         wind_p = m_wind
         dragon_p = m_dragon
         for i in range(27):
-            conc_chow[i] = False
+            conc_chow[i] = 0
         for i in range(n_sets):
             t = divbuf[r, 4 + 2 * i]
             if divbuf[r, 3 + 2 * i] == SET_PUNG:
@@ -239,7 +244,7 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
                         dragon_p += 1
             else:
                 r_chows += 1
-                conc_chow[t] = True
+                conc_chow[t] = 1
         if r_pungs + m_pungs == 0:
             hits[K_ALL_CHOWS] = 1
             if pair < 27 and nflow == 0:
@@ -261,11 +266,11 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
             hits[K_SMALL_THREE_WINDS] = 1
         for s in range(3):
             b = 9 * s
-            if conc_chow[b] and conc_chow[b + 3] and conc_chow[b + 6]:
+            if conc_chow[b] > 0 and conc_chow[b + 3] > 0 and conc_chow[b + 6] > 0:
                 hits[K_CONC_STRAIGHT] = 1
                 hits[K_STRAIGHT] = 1
-            elif (conc_chow[b] or called_chow[b]) and (conc_chow[b + 3] or called_chow[b + 3]) \
-                    and (conc_chow[b + 6] or called_chow[b + 6]):
+            elif conc_chow[b] + called_chow[b] > 0 and conc_chow[b + 3] + called_chow[b + 3] > 0 \
+                    and conc_chow[b + 6] + called_chow[b + 6] > 0:
                 hits[K_STRAIGHT] = 1
         n_place = wait_placements(divbuf[r], wt, place)
         for q in range(n_place):
@@ -302,7 +307,9 @@ def _eight_flowers(points, excl, order, enabled, hits, kept, best):
 @njit(**JIT_OPTIONS)
 def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
                  discarder, table_discards, points, excl, order, enabled, params,
-                 out_counts, out_totals):
+                 out_counts, out_totals, st):
+    """Score hands lo..hi-1 (``st``: the decomposer's scratch, ``_decompose.new_scratch()``)."""
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
     divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     place = np.zeros((8, 2), dtype=np.int16)
     c = np.zeros(34, dtype=np.int64)
@@ -319,12 +326,13 @@ def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, s
             if wt >= 0:
                 for i in range(34):
                     c[i] = counts[h, i]
-                n = divisions(c, FORM_MASK, divbuf)
+                n = divisions_into(c, FORM_MASK, divbuf, st)
                 total = _best_reading(c, wt, melds[h], np.int64(n_melds[h]), nflow,
                                       np.int64(flags[h]), np.int64(seat[h]),
                                       np.int64(dealer[h]), np.int64(discarder[h]),
                                       np.int64(table_discards[h]), points, excl, order,
-                                      enabled, params, divbuf, n, place, hits, kept, best)
+                                      enabled, params, divbuf, n, place, hits, kept, best,
+                                      work)
         out_totals[h] = total
         for k in range(K):
             out_counts[h, k] = best[k] if total >= 0 else 0
@@ -333,7 +341,7 @@ def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, s
 @njit(parallel=True, **JIT_OPTIONS)
 def score_batch_kernel(counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
                        discarder, table_discards, points, excl, order, enabled, params,
-                       out_counts, out_totals, chunk):
+                       out_counts, out_totals, chunk, scratch):
     """Score every hand; ``out_counts`` (N, K) item counts, ``out_totals`` (N,) tai or -1."""
     n = counts.shape[0]
     n_chunks = (n + chunk - 1) // chunk
@@ -342,13 +350,14 @@ def score_batch_kernel(counts, winning_tile, melds, n_melds, flowers, flags, sea
         hi = min(n, lo + chunk)
         _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat,
                      dealer, discarder, table_discards, points, excl, order, enabled,
-                     params, out_counts, out_totals)
+                     params, out_counts, out_totals, scratch[ci])
 
 
 @njit(**JIT_OPTIONS)
 def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
                  table_discards, visible, points, excl, order, enabled, params,
-                 wins, tot_d, tot_s, live):
+                 wins, tot_d, tot_s, live, st):
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
     divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     place = np.zeros((8, 2), dtype=np.int16)
     c = np.zeros(34, dtype=np.int64)
@@ -392,17 +401,19 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, d
             if not cand:
                 continue
             c[t] += 1
-            n = divisions(c, FORM_MASK, divbuf)
+            n = divisions_into(c, FORM_MASK, divbuf, st)
             if n > 0:
                 td = _best_reading(c, t, melds[h], nm, nflow, fl_d, np.int64(seat[h]),
                                    np.int64(dealer[h]), np.int64(discarder[h]),
                                    np.int64(table_discards[h]), points, excl, order,
-                                   enabled, params, divbuf, n, place, hits, kept, best)
+                                   enabled, params, divbuf, n, place, hits, kept, best,
+                                   work)
                 if td >= 0:
                     ts = _best_reading(c, t, melds[h], nm, nflow, fl_s, np.int64(seat[h]),
                                        np.int64(dealer[h]), np.int64(-1),
                                        np.int64(table_discards[h]), points, excl, order,
-                                       enabled, params, divbuf, n, place, hits, kept, best)
+                                       enabled, params, divbuf, n, place, hits, kept, best,
+                                       work)
                     wins[h, t] = True
                     tot_d[h, t] = td
                     tot_s[h, t] = ts
@@ -412,7 +423,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, d
 @njit(parallel=True, **JIT_OPTIONS)
 def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
                        table_discards, visible, points, excl, order, enabled, params,
-                       wins, tot_d, tot_s, live, chunk):
+                       wins, tot_d, tot_s, live, chunk, scratch):
     """Every wait of N ready (16-tile) hands: (N, 34) wins / totals on a discard and a
     self-draw (tai, -1 where not a win) / live copies."""
     n = counts.shape[0]
@@ -422,7 +433,7 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, dealer, dis
         hi = min(n, lo + chunk)
         _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer,
                      discarder, table_discards, visible, points, excl, order, enabled,
-                     params, wins, tot_d, tot_s, live)
+                     params, wins, tot_d, tot_s, live, scratch[ci])
 
 
 @njit(**JIT_OPTIONS)

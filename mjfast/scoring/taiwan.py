@@ -25,6 +25,7 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
                       SituationError)
 from ..hand import SELF_DRAWN, Hand, HandBatch
 from ..kernels import _score_taiwan as _k
+from ..kernels._decompose import new_scratch
 from ..rules._table import RULES_DIR, Row, RuleTable, load_table
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from .result import FanHit, ScoreResult
@@ -407,6 +408,12 @@ def _arrays(batch: HandBatch):
             np.ascontiguousarray(batch.table_discards, dtype=np.int16))
 
 
+def _scratch(n_chunks: int) -> np.ndarray:
+    """One decomposer scratch per chunk (the decomposer owns its shape)."""
+    one = new_scratch()
+    return np.zeros((n_chunks,) + one.shape, dtype=one.dtype)
+
+
 def _kernel_scores(batch: HandBatch, t: TaiTable, parallel: bool = True):
     arrs = _arrays(batch)
     n = len(batch)
@@ -414,10 +421,10 @@ def _kernel_scores(batch: HandBatch, t: TaiTable, parallel: bool = True):
     totals = np.zeros(n, dtype=np.int32)
     if parallel and n > _CHUNK:
         _k.score_batch_kernel(*arrs, t.points_k, t.excl_k, t.order_k, np.int64(t.enabled_k),
-                              t.params_k, kc, totals, _CHUNK)
+                              t.params_k, kc, totals, _CHUNK, _scratch((n + _CHUNK - 1) // _CHUNK))
     else:
         _k._score_range(0, n, *arrs, t.points_k, t.excl_k, t.order_k, np.int64(t.enabled_k),
-                        t.params_k, kc, totals)
+                        t.params_k, kc, totals, new_scratch())
     return kc, totals
 
 
@@ -499,9 +506,9 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
             t.points_k, t.excl_k, t.order_k, np.int64(t.enabled_k), t.params_k,
             wins, tot_d, tot_s, live)
     if n > _CHUNK:
-        _k.score_waits_kernel(*args, _CHUNK)
+        _k.score_waits_kernel(*args, _CHUNK, _scratch((n + _CHUNK - 1) // _CHUNK))
     else:
-        _k._waits_range(0, n, *args)
+        _k._waits_range(0, n, *args, new_scratch())
     return WaitScores(wins, tot_d, tot_s, wins.copy(), wins.copy(), live)
 
 
