@@ -1,0 +1,234 @@
+"""MCR (Chinese Official, 国标麻将) scorer: the scorer contract over the compiled kernel.
+
+- :data:`FAN_TABLE` — the default rule table (``mjfast/rules/mcr.toml``, 81 fans + 明暗杠 off)
+- :func:`score_hand` — one :class:`~mjfast.hand.Hand` → :class:`ScoreResult`
+- :func:`score_batch` — a :class:`~mjfast.hand.HandBatch` → ``BatchScores`` (kernel)
+- :func:`score_waits_batch` — ready hands → every wait's discard / self-draw totals (kernel)
+- :func:`settle_mcr` — the seed's settlement (8 from every loser, + the total from the
+  discarder or, on a self-draw, from everyone)
+
+Variants: ``None`` (official) or ``"botzone"`` (the reference calculator: 明暗杠 5).
+Every decision is in docs/rules-mcr.md.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..errors import IncompleteHandError, RuleSetError, SituationError
+from ..hand import Hand, HandBatch
+from ..kernels import _score_mcr as K
+from ..rules._table import RuleTable, load_table
+from ..tiles import WIND_LETTERS
+from .result import FanHit, ScoreResult
+
+N_COLS = K.N_FANS  # 83: column = fan id, 82 = 明暗杠
+
+
+@lru_cache(maxsize=None)
+def rule_table(variant: str | None = None) -> RuleTable:
+    """The MCR table for ``variant`` (validated: every key has a predicate, acyclic)."""
+    return load_table("mcr", variant, predicates=K.PREDICATE_KEYS)
+
+
+FAN_TABLE = rule_table(None)
+
+
+class _Tables:
+    """The rule table as the arrays the kernel reads."""
+
+    def __init__(self, table: RuleTable):
+        self.table = table
+        n = N_COLS
+        self.points = table.points_array(n, dtype=np.int64)
+        self.excl = table.exclusion_matrix(n)
+        self.order = table.order_array()
+        self.red_t = np.zeros(n, dtype=np.int64)
+        self.red_n = np.zeros(n, dtype=np.int64)
+        self.red_unless = np.zeros((n, n), dtype=np.bool_)
+        for r in table.rows:
+            red = r.get("reduces")
+            if red:
+                if len(red) != 1 or len(red[0]) != 2:
+                    raise RuleSetError("mcr.toml", None, f"row {r.id}: reduces must be [[id, n]]")
+                self.red_t[r.id], self.red_n[r.id] = int(red[0][0]), int(red[0][1])
+            for u in r.get("reduce_unless", []) or []:
+                self.red_unless[r.id, int(u)] = True
+        for i, key in enumerate(K.PREDICATE_KEYS, start=1):
+            if table.row(i).key != key:
+                raise RuleSetError("mcr.toml", None, f"row {i} must be {key!r} (the kernel's fan ids)")
+        self.kong_combo = bool(table.row(K.CONCEALED_KONG_AND_MELDED_KONG).enabled)
+        self.heaven = bool(table.params.get("heavenly_hand_no_waits", True))
+        self.minimum = int(table.params.get("minimum", 8))
+        self.seat_payment = int(table.params.get("seat_payment", 8))
+        fw = table.params.get("false_win", [30, 10])
+        self.false_win = (int(fw[0]), int(fw[1]))
+
+    def args(self):
+        return (self.points, self.excl, self.order, self.red_t, self.red_n, self.red_unless,
+                self.kong_combo, self.heaven)
+
+
+@lru_cache(maxsize=None)
+def _tables(variant: str | None) -> _Tables:
+    return _Tables(rule_table(variant))
+
+
+def _norm_variant(variant: str | None) -> str | None:
+    if variant is None or str(variant).lower() in ("", "none", "default", "official"):
+        return None
+    return str(variant).lower()
+
+
+# ---------------------------------------------------------------------------------------
+# batch
+# ---------------------------------------------------------------------------------------
+def _check_batch(batch: HandBatch) -> np.ndarray:
+    """Rows that can be scored: winning tile given, counts within 0..4, right size."""
+    counts = batch.counts.astype(np.int64)
+    nm = batch.n_melds.astype(np.int64)
+    ok = (batch.winning_tile >= 0) & (counts.max(axis=1) <= 4)
+    ok &= counts.sum(axis=1) == 14 - 3 * nm
+    w = np.clip(batch.winning_tile.astype(np.int64), 0, 33)
+    ok &= counts[np.arange(len(counts)), w] > 0
+    return ok
+
+
+def score_batch(batch: HandBatch, variant: str | None = None):
+    """Score N complete MCR hands with the compiled kernel.
+
+    Returns ``BatchScores``: ``fan_counts`` (N, 83) int16 (column = fan id, 81 = flowers,
+    82 = 明暗杠), ``totals`` (N,) int32 (flowers included, -1 where not complete),
+    ``legal`` (total without flowers >= 8), ``complete``; ``extras["flowers"]``.
+    """
+    from . import BatchScores
+    if batch.rules != "mcr":
+        raise RuleSetError(batch.rules, None, "the MCR scorer needs an MCR HandBatch")
+    tb = _tables(_norm_variant(variant))
+    n = len(batch)
+    fans = np.zeros((n, N_COLS), dtype=np.int16)
+    totals = np.full(n, -1, dtype=np.int32)
+    ok = _check_batch(batch)
+    win = np.where(ok, batch.winning_tile, -1).astype(np.int8)
+    if n:
+        K.score_batch_kernel(np.ascontiguousarray(batch.counts, dtype=np.uint8), win,
+                             np.ascontiguousarray(batch.melds, dtype=np.int8),
+                             batch.n_melds.astype(np.int64), batch.flowers.astype(np.int64),
+                             batch.flags.astype(np.int64), batch.seat.astype(np.int64),
+                             batch.prevalent.astype(np.int64), *tb.args(), fans, totals)
+    complete = totals >= 0
+    flowers = batch.flowers.astype(np.int32)
+    legal = complete & ((totals - flowers * int(tb.points[K.FLOWER_TILES])) >= tb.minimum)
+    return BatchScores(fans, totals, legal, complete, {"flowers": flowers})
+
+
+def score_waits_batch(batch: HandBatch, visible: np.ndarray | None = None, variant: str | None = None):
+    """Every winning tile of N ready hands (no winning tile): ``WaitScores`` with (N, 34)
+    arrays ``wins``, ``total_discard``, ``total_self_drawn`` (flowers included, -1 where
+    not a win), ``legal_discard``, ``legal_self_drawn`` (>= 8 without flowers) and ``live``
+    (4 minus the player's own copies minus ``visible``)."""
+    from . import WaitScores
+    if batch.rules != "mcr":
+        raise RuleSetError(batch.rules, None, "the MCR scorer needs an MCR HandBatch")
+    tb = _tables(_norm_variant(variant))
+    n = len(batch)
+    counts = np.ascontiguousarray(batch.counts, dtype=np.uint8)
+    bad = (batch.winning_tile >= 0) | (counts.sum(axis=1).astype(np.int64) != 13 - 3 * batch.n_melds.astype(np.int64))
+    if bad.any():
+        from ..errors import HandSizeError
+        i = int(np.flatnonzero(bad)[0])
+        raise HandSizeError(f"batch row {i}", i, "score_waits needs ready hands: 13 tiles (melds as 3), no winning tile")
+    has_vis = visible is not None
+    vis = (np.zeros((n, 34), dtype=np.int64) if visible is None
+           else np.asarray(visible, dtype=np.int64).reshape(n, 34))
+    wins = np.zeros((n, 34), dtype=np.bool_)
+    td = np.full((n, 34), -1, dtype=np.int32)
+    ts = np.full((n, 34), -1, dtype=np.int32)
+    ld = np.zeros((n, 34), dtype=np.bool_)
+    ls = np.zeros((n, 34), dtype=np.bool_)
+    live = np.zeros((n, 34), dtype=np.int16)
+    if n:
+        K.score_waits_kernel(counts, np.ascontiguousarray(batch.melds, dtype=np.int8),
+                             batch.n_melds.astype(np.int64), batch.flowers.astype(np.int64),
+                             batch.flags.astype(np.int64), batch.seat.astype(np.int64),
+                             batch.prevalent.astype(np.int64), vis, has_vis, *tb.args(),
+                             tb.minimum, wins, td, ts, ld, ls, live)
+    return WaitScores(wins, td, ts, ld, ls, live)
+
+
+# ---------------------------------------------------------------------------------------
+# settlement
+# ---------------------------------------------------------------------------------------
+def settle_mcr(total: int, legal: bool, seat: int, self_drawn: bool, discarder: int | None,
+               seat_payment: int = 8, false_win: tuple[int, int] = (30, 10)) -> dict[str, int]:
+    """Each seat's gain (+) or loss (-) for one MCR hand (seed 004 基本的なルール).
+
+    Discard win: the discarder pays ``total + 8``, the two others 8 each. Self-draw: each of
+    the three pays ``total + 8``. ``total`` includes flowers. A hand that is not a legal win
+    (under 8 without flowers) is a false win: the claimant pays ``false_win[1]`` to each of
+    the others (−30 / +10 each, the Botzone judge's convention). ``discarder`` None on a
+    discard win means the player before the winner (上家).
+    """
+    gains = {w: 0 for w in WIND_LETTERS}
+    me = WIND_LETTERS[seat]
+    if not legal:
+        for w in WIND_LETTERS:
+            if w != me:
+                gains[w] += false_win[1]
+                gains[me] -= false_win[1]
+        return gains
+    if self_drawn:
+        for w in WIND_LETTERS:
+            if w != me:
+                gains[w] -= total + seat_payment
+                gains[me] += total + seat_payment
+        return gains
+    if discarder is None:
+        discarder = (seat - 1) % 4
+    if discarder == seat:
+        raise SituationError(f"discarder={WIND_LETTERS[discarder]}", None, "the winner cannot be the discarder")
+    for k, w in enumerate(WIND_LETTERS):
+        if w == me:
+            continue
+        pay = seat_payment + (total if k == discarder else 0)
+        gains[w] -= pay
+        gains[me] += pay
+    return gains
+
+
+# ---------------------------------------------------------------------------------------
+# one hand
+# ---------------------------------------------------------------------------------------
+def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreResult:
+    """Score one complete MCR hand. Raises :class:`IncompleteHandError` when the hand is
+    not a complete winning hand. ``params``: ``base`` (the 8 every loser pays)."""
+    v = _norm_variant(variant)
+    tb = _tables(v)
+    unknown = set(params) - {"base"}
+    if unknown:
+        raise RuleSetError(", ".join(sorted(unknown)), None, "MCR settlement takes only 'base'")
+    if hand.winning_tile is None:
+        raise IncompleteHandError(hand.describe(), None, "no winning tile: a waiting hand cannot be scored (see score_waits)")
+    res = score_batch(HandBatch.from_hands([hand]), variant=v)
+    if not res.complete[0]:
+        raise IncompleteHandError(hand.describe(), None, "not a complete MCR winning hand")
+    table = tb.table
+    hits = []
+    for fid in np.flatnonzero(res.fan_counts[0]):
+        r = table.row(int(fid))
+        hits.append(FanHit(r.id, r.en, r.zh, r.ja, r.points, int(res.fan_counts[0, fid])))
+    hits.sort(key=lambda f: (-f.points, f.id))
+    total = int(res.totals[0])
+    legal = bool(res.legal[0])
+    s = hand.situation
+    settlement = settle_mcr(total, legal, s.seat, s.self_drawn, s.discarder,
+                            int(params.get("base", tb.seat_payment)), tb.false_win)
+    extras: dict[str, Any] = {}
+    if not s.self_drawn and s.discarder is None and legal:
+        extras["discarder_assumed"] = WIND_LETTERS[(s.seat - 1) % 4]
+    return ScoreResult("mcr", total, legal, hand.flower_count, tuple(hits), settlement, extras, v)
+
+
+__all__ = ["FAN_TABLE", "rule_table", "score_hand", "score_batch", "score_waits_batch", "settle_mcr"]
