@@ -95,6 +95,16 @@ class TaiTable:
     def __len__(self) -> int:
         return len(self.table.rows)
 
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return tuple(r.id for r in self.table.rows)
+
+    def __getattr__(self, name: str):
+        # everything else a RuleTable has (by_id, by_key, order, points_array, ...)
+        if name.startswith("_") or name == "table":
+            raise AttributeError(name)
+        return getattr(self.table, name)
+
     def excluded_by(self, ident: int | str) -> set[int]:
         """Ids a row removes when it counts (standalone rows: every other row)."""
         r = self.row(ident)
