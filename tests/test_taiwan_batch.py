@@ -181,3 +181,16 @@ def test_unknown_variant():
     from mjfast.errors import RuleSetError
     with pytest.raises(RuleSetError):
         tw.get_table("no_such_variant")
+
+
+def test_score_table_taiwan():
+    try:
+        from mjfast.notation import parse_batch  # noqa: F401  (written in parallel)
+    except ImportError:
+        pytest.skip("mjfast.notation not available")
+    import polars as pl
+    df = pl.DataFrame({"hand": ["[123m,1]456m789p222s678s5m5m", "123m456m789p222s678s5m5m",
+                                "123m456m789p222s678s5m9p"]})
+    out = mjfast.score_table(df, rules="taiwan")
+    assert out["total"].to_list() == [8, 9, None]      # discard wins (no --tsumo)
+    assert out["error"].to_list()[2] is not None
