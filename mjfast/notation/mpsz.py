@@ -81,7 +81,7 @@ REASONS: dict[int, tuple[type, str]] = {
     M_KIND: (MeldError, "unknown meld kind (CHI PENG GANG ANGANG BUGANG)"),
     M_CHI_TILE: (MeldError, "CHI takes the middle tile of the chow (a suited 2..8)"),
     M_SYNTAX: (MeldError, "malformed meld"),
-    C_FIFTH: (TileCountError, "a fifth copy of {tile}"),
+    C_FIFTH: (TileCountError, "5 copies of {tile} (at most 4)"),
     C_FLOWER_DUP: (TileCountError, "a flower held twice"),
     C_FLOWERS_9: (TileCountError, "{arg} flowers (at most 8)"),
     S_MELDS: (HandSizeError, "more than {sets} melds"),
