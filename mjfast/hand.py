@@ -96,6 +96,10 @@ class Meld:
         return (MELD_CONCEALED if self.concealed else 0) | (MELD_ADDED if self.added else 0)
 
 
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
 @dataclass(frozen=True)
 class Situation:
     """How and where the hand was won. One vocabulary for every rule set.
@@ -123,7 +127,7 @@ class Situation:
             if not isinstance(v, (int, np.integer)) or not 0 <= v <= 3:
                 raise SituationError(str(v), None, f"{name} must be a wind 0..3 (E S W N)")
         if self.discarder is not None:
-            if not 0 <= self.discarder <= 3:
+            if not _is_int(self.discarder) or not 0 <= self.discarder <= 3:
                 raise SituationError(str(self.discarder), None, "discarder must be a wind 0..3")
             if self.self_drawn:
                 raise SituationError(f"discarder={WIND_LETTERS[self.discarder]}", None,
@@ -131,9 +135,10 @@ class Situation:
             if self.discarder == self.seat:
                 raise SituationError(f"discarder={WIND_LETTERS[self.discarder]}", None,
                                      "the winner cannot be the discarder")
-        if self.streak < 0:
+        if not _is_int(self.streak) or self.streak < 0:
             raise SituationError(str(self.streak), None, "streak must be >= 0")
-        if self.table_discards is not None and self.table_discards < 0:
+        if self.table_discards is not None and (not _is_int(self.table_discards)
+                                                or self.table_discards < 0):
             raise SituationError(str(self.table_discards), None, "table_discards must be >= 0")
         if self.kong_replacement and self.robbing_kong:
             raise SituationError("kong_replacement+robbing_kong", None,
@@ -163,6 +168,10 @@ class Situation:
                 raise SituationError(k, None, f"unknown situation option (known: {', '.join(sorted(known))})")
         merged = {f.name: getattr(self, f.name) for f in fields(self)}
         merged.update(options)
+        for k in ("seat", "prevalent", "dealer", "discarder"):   # wind letters -> 0..3
+            v = merged[k]
+            if isinstance(v, str) and len(v) == 1 and v.upper() in WIND_LETTERS:
+                merged[k] = WIND_LETTERS.index(v.upper())
         if options.get("self_drawn") and "discarder" not in options:
             merged["discarder"] = None
         if options.get("discarder") is not None and "self_drawn" not in options:
