@@ -340,7 +340,7 @@ def parse_batch(strings, rules="mcr", errors: str = "raise", *, fmt: str | None 
     epos = np.zeros(n, np.int64)
     earg = np.zeros(n, np.int32)
     bufs = arr.buffers()
-    large = 1 if arr.type == __import__("pyarrow").large_string() else 0
+    large = 1 if str(arr.type) == "large_string" else 0
     offsets = np.frombuffer(bufs[1], dtype=np.int64 if large else np.int32) if n else \
         np.zeros(1, np.int64 if large else np.int32)
     data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None and bufs[2].size \
@@ -365,7 +365,7 @@ def parse_batch(strings, rules="mcr", errors: str = "raise", *, fmt: str | None 
             if i in special:
                 text = special[i]
                 try:
-                    rec = parse_record(text, rs, fmt)   # only raises here
+                    parse_record(text, rs, fmt)   # raises: not a str, or not UTF-8 encodable
                     err = InputError(repr(text), None, "unparsable row")  # pragma: no cover
                 except MjfastError as e:
                     err = e

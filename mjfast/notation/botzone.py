@@ -29,7 +29,7 @@ The batch kernel (``_parse.pyx``) implements the same grammar, checks and order.
 from __future__ import annotations
 
 from ..tiles import FLOWER_BASE
-from .mpsz import (C_FIFTH, C_FLOWER_DUP, C_FLOWERS_9, E_BZ_TILE, E_FLAG, E_FLOWER_SYNTAX,
+from .mpsz import (C_FLOWER_DUP, C_FLOWERS_9, E_BZ_TILE, E_FLAG, E_FLOWER_SYNTAX,
                    E_MELD_AFTER, E_SECTIONS, E_SEP, E_SIT_LEN, E_WIND, M_CHI_TILE,
                    M_CHOW_RULE, M_CLAIM, M_KIND, M_STRAY, M_SYNTAX, M_UNCLOSED,
                    R_FLOWERS, S_MELDS, ParseFail, Record, _Emitter, finish_record,
@@ -283,8 +283,6 @@ def _parse_tail(text: str, i: int, rec: Record, rs) -> None:
         for p, q in _tokens(text, bars[2] + 1, ends[2]):
             parse_extra_item(text, p, q, rec)
 
-
-_ = (C_FIFTH,)
 
 
 # ---------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ same order, and reports the same error codes; keep them in step.
 from __future__ import annotations
 
 from ..errors import (HandSizeError, MeldError, RuleSetError, SituationError,
-                      TileCountError, TileParseError, WinningTileError)
+                      TileCountError, TileParseError)
 from ..tiles import FLOWER_BASE, HONOR_LETTERS, N_KINDS, tile_name
 
 # ---------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ REASONS: dict[int, tuple[type, str]] = {
     X_SELF_DISC: (SituationError, "a self-drawn win has no discarder"),
     X_DISC_SEAT: (SituationError, "the winner cannot be the discarder"),
 }
-_ = WinningTileError  # (no string-level winning tile error: the last tile IS the winning tile)
+# (No string-level WinningTileError: the last concealed tile written IS the winning tile.)
 
 
 def make_error(code: int, text, pos: int | None, arg: int = 0, rs=None):
