@@ -37,7 +37,7 @@ def test_parse_json_lists_every_format():
 
 @pytest.mark.parametrize("args,needle", [
     (("parse", "123m456p789s11z2x"), "position"),
-    (("parse", "1111m1m23456789p1s"), "copies"),
+    (("parse", "1111m1m23456789p1s"), "5 copies of 1m"),
     (("parse", "123m", "--rules", "mcr"), "tiles"),
     (("parse", "123m456p789s11z22z", "--rules", "nonsense"), "unknown rule set"),
     (("parse", "123m456m789m11z22z", "--tsumo", "--discarder", "S"), "discarder"),

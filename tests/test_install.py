@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from conftest import REPO
+from mjfast.kernels import _config
 
 SCRIPT = """
 import os, numpy as np
@@ -16,7 +17,8 @@ import mjfast
 from mjfast.decompose import decompose_batch
 c = np.zeros((1, 34), np.uint8); c[0, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]] = 1; c[0, 27] = 2
 assert decompose_batch(c, "mcr").count()[0] == 1
-print(os.environ.get("NUMBA_CACHE_DIR", ""))
+from mjfast.kernels import _config
+print(_config.CACHE_DIR)
 """
 
 
@@ -40,6 +42,7 @@ def test_numba_cache_redirected_on_read_only_install(tmp_path):
     kernels.chmod(0o755)
     (kernels / "__pycache__").write_text("")
     kernels.chmod(0o555)
+    assert not _config._writable(str(kernels / "__pycache__"))
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
@@ -50,7 +53,23 @@ def test_numba_cache_redirected_on_read_only_install(tmp_path):
         assert out.returncode == 0, out.stderr
     cache_dir = out.stdout.strip().splitlines()[-1]
     assert cache_dir.startswith(str(home))
+    assert Path(cache_dir).name == f"numba-{_config.sources_hash()}"
     assert any(Path(cache_dir).rglob("*.nbi")), "kernels were not cached"
+
+
+def test_cache_folder_is_keyed_by_every_kernel_source(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    first = _config.choose_cache_dir()
+    fake = tmp_path / "kernels"
+    fake.mkdir()
+    (fake / "_a.py").write_text("x = 1")
+    monkeypatch.setattr(_config, "HERE", fake)
+    a = _config.choose_cache_dir()
+    (fake / "_a.py").write_text("x = 2")
+    b = _config.choose_cache_dir()
+    assert a != b and first not in (a, b)
+    assert a.startswith(str(tmp_path))
 
 
 def test_generated_build_files_are_ignored():

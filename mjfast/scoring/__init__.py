@@ -10,6 +10,7 @@ serves ``two_player``) implementing the scorer contract:
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from dataclasses import dataclass
 from typing import Any
@@ -88,7 +89,9 @@ def score(hand: Hand | str, rules: str = "mcr", variant: str | None = None, **op
 
 def score_batch(batch: HandBatch, rules: str | None = None, variant: str | None = None) -> BatchScores:
     """Score N complete hands held as a :class:`HandBatch` (compiled kernel)."""
-    return scorer_module(rules or batch.rules).score_batch(batch, variant=variant)
+    if rules is not None and get_rules(rules).name != get_rules(batch.rules).name:
+        batch = dataclasses.replace(batch, rules=get_rules(rules).name)
+    return scorer_module(batch.rules).score_batch(batch, variant=variant)
 
 
 def score_waits(hand: Hand | str, rules: str = "mcr", visible=None, variant: str | None = None,
