@@ -201,6 +201,25 @@ def test_agreement_on_mutated_hands(rules):
         assert not ok[len(good):].all()      # the mutations do reach the error paths
 
 
+def test_python_fallback_matches_kernel(monkeypatch):
+    """Without the compiled extension parse_batch runs the Python grammar: same results."""
+    import mjfast.notation as nt
+    rng = np.random.default_rng(5)
+    b = random_batch(rng, 300, "mcr")
+    strings = []
+    for fmt, alpha, pieces in (("mcr", MPSZ_ALPHABET, MPSZ_SPLICE),
+                               ("botzone", BZ_ALPHABET, BZ_SPLICE)):
+        good = format_batch(b, fmt)
+        strings += good + mutate(rng, good, alpha, pieces)
+    strings += [None, "é1m", "W1 é"]
+    fast, ok1, m1 = parse_batch(strings, errors="mask")
+    monkeypatch.setattr(nt, "_KERNEL", [None])
+    slow, ok2, m2 = parse_batch(strings, errors="mask")
+    np.testing.assert_array_equal(ok1, ok2)
+    assert m1 == m2
+    assert_batches_equal(fast, slow, "(kernel vs Python fallback)")
+
+
 settings_fast = settings(max_examples=300, deadline=None,
                          suppress_health_check=[HealthCheck.too_slow])
 TOKENS = st.sampled_from(["W1", "W9", "B5", "T3", "F1", "F4", "J1", "J3", "H1", "H8", "X1",

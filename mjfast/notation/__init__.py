@@ -347,14 +347,17 @@ def parse_batch(strings, rules="mcr", errors: str = "raise", *, fmt: str | None 
         else np.zeros(1, np.uint8)
     validity = (np.frombuffer(bufs[0], dtype=np.uint8) if bufs[0] is not None and arr.null_count
                 else np.zeros(0, np.uint8))
-    if n:
-        from . import _parse
-        _parse.parse_rows(offsets, data, validity, int(arr.offset), n, large, _FMT_CODE[fmt],
+    kernel = _kernel()
+    char_positions = kernel is None
+    if n and kernel is not None:
+        kernel.parse_rows(offsets, data, validity, int(arr.offset), n, large, _FMT_CODE[fmt],
                           rs.kind_mask.astype(np.uint8), rs.hand_size, rs.sets,
                           int(rs.flowers), int(rs.chow_allowed),
                           b.counts, b.winning_tile, b.melds, b.n_melds, b.flowers, b.flags,
                           b.seat, b.prevalent, b.dealer, b.discarder, b.streak,
                           b.table_discards, code, epos, earg)
+    elif n:
+        _parse_rows_python(arr, rs, fmt, b, code, epos, earg)
     ok = code == 0
     bad_rows = np.flatnonzero(~ok).tolist() + sorted(special)
     messages = None
@@ -377,7 +380,7 @@ def parse_batch(strings, rules="mcr", errors: str = "raise", *, fmt: str | None 
                     err = make_error(c, None, None, 0, rs)
                 else:
                     bpos = int(epos[i])
-                    pos = None if bpos < 0 else _char_pos(text, bpos)
+                    pos = None if bpos < 0 else (bpos if char_positions else _char_pos(text, bpos))
                     err = make_error(c, text, pos, int(earg[i]), rs)
             ok[i] = False
             if errors == "raise":
@@ -394,6 +397,56 @@ def parse_batch(strings, rules="mcr", errors: str = "raise", *, fmt: str | None 
     if messages is None:
         messages = [None] * n
     return b, ok, messages
+
+
+_KERNEL = []
+
+
+def _kernel():
+    """The compiled batch kernel, or None (then parse_batch runs the Python grammar per row,
+    slowly, with the same results) when the extension is not built."""
+    if not _KERNEL:
+        try:
+            from . import _parse
+        except ImportError:  # pragma: no cover  (source checkout without build_ext)
+            import warnings
+            warnings.warn("mjfast.notation._parse is not built (python setup.py build_ext "
+                          "--inplace): parse_batch falls back to pure Python", RuntimeWarning)
+            _parse = None
+        _KERNEL.append(_parse)
+    return _KERNEL[0]
+
+
+def _parse_rows_python(arr, rs, fmt, b, code, epos, earg) -> None:
+    """The batch kernel's contract in pure Python (positions are character positions)."""
+    for i, text in enumerate(arr.to_pylist()):
+        if text is None:
+            code[i], epos[i] = _mp.E_NULL, -1
+            continue
+        try:
+            f = fmt or detect_format(text)
+            rec = (_bz if f == "botzone" else _mp).parse_record(text, rs)
+        except ParseFail as e:
+            code[i], epos[i], earg[i] = e.code, -1 if e.pos is None else e.pos, e.arg
+            continue
+        win = 3 * len(rec.melds) + len(rec.tiles) == rs.hand_size + 1
+        for t in rec.tiles:
+            b.counts[i, t] += 1
+        b.winning_tile[i] = rec.tiles[-1] if win else -1
+        for j, (k, t, conc, added, cl) in enumerate(rec.melds):
+            b.melds[i, j] = (k, t, (1 if conc else 0) | (2 if added else 0), cl)
+        b.n_melds[i] = len(rec.melds)
+        b.flowers[i] = rec.flower_count
+        sd, fourth, last, kong = rec.flags4
+        ex = rec.extras
+        b.flags[i] = (sd * 1 | fourth * 2 | last * 4 | (kong and sd) * 8
+                      | (kong and not sd) * 16 | ("original_ready" in ex) * 32
+                      | ("first_turn" in ex) * 64)
+        b.seat[i], b.prevalent[i] = rec.seat, rec.prevalent
+        b.dealer[i] = ex.get("dealer", 0)
+        b.discarder[i] = ex.get("discarder", -1)
+        b.streak[i] = ex.get("streak", 0)
+        b.table_discards[i] = ex.get("table_discards", -1)
 
 
 def _char_pos(text: str, bpos: int) -> int:
