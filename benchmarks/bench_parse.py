@@ -83,3 +83,37 @@ def test_parse_batch_1m(benchmark, sample, fmt):
     benchmark.extra_info["strings"] = N
     benchmark.extra_info["strings_per_s"] = round(N / best)
     benchmark.extra_info["mean_bytes"] = round(len(strings.buffers()[2]) / N, 1)
+
+
+PEER_SAMPLE = 50_000
+
+
+def test_parse_vs_peer(benchmark, sample):
+    """Context: the same concealed hands as plain mpsz (no melds, no situation) through
+    mjfast's batch kernel, mjfast's per-hand Python path and the ``mahjong`` package's
+    ``TilesConverter.one_line_string_to_34_array`` (a riichi tile parser, timed on a sample)."""
+    import time
+    plain = HandBatch.empty(len(sample), "mcr")
+    plain.counts[:] = sample.counts
+    plain.winning_tile[:] = sample.winning_tile
+    keep = sample.n_melds == 0
+    strings = [s for s, k in zip(format_batch(plain, "mpsz"), keep) if k]
+    arr = pa.array(strings * (N // len(strings)), type=pa.large_string())
+    batch = benchmark.pedantic(parse_batch, args=(arr,), rounds=3, iterations=1)
+    assert len(batch) == len(arr)
+    benchmark.extra_info["strings_per_s"] = round(len(arr) / benchmark.stats.stats.min)
+    from mjfast.notation import parse_hand
+    few = strings[:5000]
+    t0 = time.perf_counter()
+    for s in few:
+        parse_hand(s)
+    benchmark.extra_info["python_parse_hand_per_s"] = round(len(few) / (time.perf_counter() - t0))
+    try:
+        from mahjong.tile import TilesConverter
+    except ImportError:
+        return
+    peer = (strings * (PEER_SAMPLE // len(strings) + 1))[:PEER_SAMPLE]
+    t0 = time.perf_counter()
+    for s in peer:
+        TilesConverter.one_line_string_to_34_array(s)
+    benchmark.extra_info["peer_mahjong_strings_per_s"] = round(PEER_SAMPLE / (time.perf_counter() - t0))
