@@ -205,40 +205,48 @@ class Hand:
 
     # ---- validation -------------------------------------------------------------
     def validate(self) -> None:
+        """Raise the typed error of the first problem found (the message text, which
+        prints the hand, is only built when there is one)."""
+        problem = self._first_problem()
+        if problem is not None:
+            cls, pos, reason = problem
+            raise cls(self.describe(), pos, reason)
+
+    def _first_problem(self) -> tuple[type, int | None, str] | None:
         rs = get_rules(self.rules)
-        text = self.describe()
         mask = rs.kind_mask
         for pos, t in enumerate(self.concealed + ((self.winning_tile,) if self.winning_tile is not None else ())):
             if not 0 <= t < N_KINDS:
-                raise RuleSetError(text, pos, f"tile id {t} is not a playing tile")
+                return RuleSetError, pos, f"tile id {t} is not a playing tile"
             if not mask[t]:
-                raise RuleSetError(text, pos, f"tile {tile_name(t)} is not in the {rs.name} tile set")
+                return RuleSetError, pos, f"tile {tile_name(t)} is not in the {rs.name} tile set"
         for m in self.melds:
             for t in m.tiles:
                 if not mask[t]:
-                    raise RuleSetError(text, None, f"meld tile {tile_name(t)} is not in the {rs.name} tile set")
+                    return RuleSetError, None, f"meld tile {tile_name(t)} is not in the {rs.name} tile set"
             if m.kind == MeldKind.CHOW and not rs.chow_allowed:
-                raise MeldError(text, None, f"{rs.name} does not allow claimed chows")
+                return MeldError, None, f"{rs.name} does not allow claimed chows"
         counts = self.all_counts()
         over = np.flatnonzero(counts > 4)
         if over.size:
-            raise TileCountError(text, None, f"{counts[over[0]]} copies of {tile_name(int(over[0]))} (at most 4)")
+            return TileCountError, None, f"{counts[over[0]]} copies of {tile_name(int(over[0]))} (at most 4)"
         if len(set(self.flowers)) != len(self.flowers):
-            raise TileCountError(text, None, "a flower tile held twice")
+            return TileCountError, None, "a flower tile held twice"
         if self.flowers and any(not FLOWER_BASE <= f < FLOWER_BASE + 8 for f in self.flowers):
-            raise TileParseError(text, None, "flower ids must be 34..41")
+            return TileParseError, None, "flower ids must be 34..41"
         if self.flower_count < 0 or self.flower_count > 8:
-            raise TileCountError(text, None, f"{self.flower_count} flowers (at most 8)")
+            return TileCountError, None, f"{self.flower_count} flowers (at most 8)"
         if self.flower_count and not rs.flowers:
-            raise RuleSetError(text, None, f"{rs.name} has no flowers")
+            return RuleSetError, None, f"{rs.name} has no flowers"
         if len(self.melds) > rs.sets:
-            raise HandSizeError(text, None, f"{len(self.melds)} melds (at most {rs.sets} in {rs.name})")
+            return HandSizeError, None, f"{len(self.melds)} melds (at most {rs.sets} in {rs.name})"
         size = self.size
         expected = rs.hand_size + (1 if self.winning_tile is not None else 0)
         if size != expected:
             want = "waiting" if self.winning_tile is None else "complete"
-            raise HandSizeError(text, None,
-                                f"{size} tiles (kongs counted as 3) where a {want} {rs.name} hand has {expected}")
+            return (HandSizeError, None,
+                    f"{size} tiles (kongs counted as 3) where a {want} {rs.name} hand has {expected}")
+        return None
 
     # ---- views --------------------------------------------------------------------
     @property
