@@ -24,7 +24,48 @@ import numpy as np
 from numba import njit
 
 from ._config import JIT_OPTIONS
-from ._decompose import DIV_COLS, MAX_DIVISIONS, divisions
+from ._decompose import DIV_COLS, MAX_DIVISIONS, divisions_into
+
+
+def _guard_cache() -> None:
+    """Numba's on-disk cache of this module embeds the decomposer kernel it calls but is
+    keyed on this file only: when ``_decompose.py`` changes, a stale cache can crash.
+    Drop this module's cache entries whenever the decomposer's source changes."""
+    import hashlib
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        with open(os.path.join(here, "_decompose.py"), "rb") as fh:
+            stamp = hashlib.sha1(fh.read()).hexdigest()
+    except OSError:
+        return
+    dirs = [os.path.join(here, "__pycache__")]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        dirs.append(os.environ["NUMBA_CACHE_DIR"])
+    for d in dirs:
+        stamp_file = os.path.join(d, "_score_mcr.depstamp")
+        try:
+            with open(stamp_file) as fh:
+                if fh.read().strip() == stamp:
+                    continue
+        except OSError:
+            pass
+        for root, _, files in os.walk(d):
+            for f in files:
+                if f.startswith("_score_mcr.") and (f.endswith(".nbi") or f.endswith(".nbc")):
+                    try:
+                        os.remove(os.path.join(root, f))
+                    except OSError:
+                        pass
+        try:
+            os.makedirs(d, exist_ok=True)
+            with open(stamp_file, "w") as fh:
+                fh.write(stamp)
+        except OSError:
+            pass
+
+
+_guard_cache()
 
 N_FANS = 83  # column = fan id (0 unused), 82 = 明暗杠
 
@@ -243,39 +284,48 @@ def _is_reversible(code):
 # regular-form completeness and waits (counts uncapped, as the calculators' wait test)
 # ---------------------------------------------------------------------------------------
 @njit(**JIT_OPTIONS)
-def _complete(c, pair_used):
-    i = 0
-    while i < 34 and c[i] == 0:
-        i += 1
-    if i == 34:
-        return pair_used
-    if not pair_used and c[i] >= 2:
-        c[i] -= 2
-        ok = _complete(c, True)
-        c[i] += 2
-        if ok:
-            return True
-    if c[i] >= 3:
-        c[i] -= 3
-        ok = _complete(c, pair_used)
-        c[i] += 3
-        if ok:
-            return True
-    if i < 27 and i % 9 <= 6 and c[i + 1] > 0 and c[i + 2] > 0:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        ok = _complete(c, pair_used)
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
-        if ok:
-            return True
+def _sets_only(c, tmp):
+    """Whether counts c split into pungs and chows (greedy from the lowest tile: a pung
+    is always safe to take there). Counts may exceed 4. tmp is scratch (34,)."""
+    for t in range(34):
+        tmp[t] = c[t]
+    for t in range(34):
+        k = tmp[t]
+        if k == 0:
+            continue
+        if k >= 3:
+            k -= 3
+            if k >= 3:
+                k -= 3
+        if k == 0:
+            continue
+        if t >= 27 or t % 9 > 6 or tmp[t + 1] < k or tmp[t + 2] < k:
+            return False
+        tmp[t + 1] -= k
+        tmp[t + 2] -= k
+    return True
+
+
+@njit(**JIT_OPTIONS)
+def _complete(c, tmp):
+    """Whether counts c form a regular hand (sets + one pair); counts may exceed 4."""
+    total = 0
+    for t in range(34):
+        total += c[t]
+    if total % 3 != 2:
+        return False
+    for p in range(34):
+        if c[p] >= 2:
+            c[p] -= 2
+            ok = _sets_only(c, tmp)
+            c[p] += 2
+            if ok:
+                return True
     return False
 
 
 @njit(**JIT_OPTIONS)
-def _regular_waits(s, n, out):
+def _regular_waits(s, n, out, tmp):
     """Tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into out[34];
     returns how many."""
     k = 0
@@ -299,7 +349,7 @@ def _regular_waits(s, n, out):
         if not near:
             continue
         s[t] += 1
-        ok = _complete(s, False)
+        ok = _complete(s, tmp)
         s[t] -= 1
         if ok:
             out[t] = True
@@ -922,7 +972,7 @@ def _nine_gates(st):
 
 @njit(**JIT_OPTIONS)
 def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t, red_n,
-              red_unless, kong_combo, heaven_no_waits, ft_best, divbuf, work, ft, work_fans):
+              red_unless, kong_combo, heaven_no_waits, ft_best, divbuf, work, ft, work_fans, dscr):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile.
     Writes fan counts into ft_best (int32[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete."""
@@ -1009,7 +1059,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                 s = KNITTED[perm, g]
                 for j in range(3):
                     rest[s * 9 + g + 3 * j] -= 1
-            nd = divisions(rest, 1, divbuf)
+            nd = divisions_into(rest, 1, divbuf, dscr)
             if nd == 1:
                 for f in range(N_FANS):
                     ft[f] = 0
@@ -1086,7 +1136,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                             if got == 4:
                                 break
                         wt = work[7]
-                        wc = _regular_waits(tmp, got, wt)
+                        wc = _regular_waits(tmp, got, wt, work[8])
                         if wc > 0:
                             # no seven-pairs waits here (two packs only)
                             pk_mel = np.zeros(2, dtype=np.bool_)
@@ -1188,7 +1238,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
             if not special_seven_pairs:
                 return best
     # ---- regular divisions -----------------------------------------------------------------
-    nd = divisions(c, 1, divbuf)
+    nd = divisions_into(c, 1, divbuf, dscr)
     if nd == 0:
         return best
     wait_cnt = -1
@@ -1373,7 +1423,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
         _tile_hog(tc, n_fixed_kongs, ft)
         if not heaven:
             if wait_cnt < 0:
-                wait_cnt = _regular_waits(st, n_st, waits)
+                wait_cnt = _regular_waits(st, n_st, waits, work[8])
                 if wait_cnt > 0 and nm == 0:
                     # seven-pairs waits join the regular ones
                     npairs = 0
@@ -1427,7 +1477,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
 
 @njit(**JIT_OPTIONS)
 def _new_work():
-    return np.zeros((8, 34), dtype=np.int64)
+    return np.zeros((9, 34), dtype=np.int64)
 
 
 @njit(**JIT_OPTIONS)
@@ -1443,6 +1493,7 @@ def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, preval
     ft = np.zeros(N_FANS, dtype=np.int64)
     ftw = np.zeros(N_FANS, dtype=np.int64)
     wfans = np.zeros((MAX_DIVISIONS, N_FANS), dtype=np.int64)
+    dscr = np.zeros((4, 8), dtype=np.int64)  # decomposer scratch (new_scratch())
     for h in range(n):
         for t in range(34):
             c[t] = counts[h, t]
@@ -1454,7 +1505,7 @@ def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, preval
             continue
         tot = score_one(c, w, melds[h], n_melds[h], flags[h], seat[h], prevalent[h], points,
                         excl, order, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
-                        ft, divbuf, work, ftw, wfans)
+                        ft, divbuf, work, ftw, wfans, dscr)
         if tot < 0:
             out_total[h] = -1
             for f in range(N_FANS):
@@ -1487,6 +1538,7 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
     ft = np.zeros(N_FANS, dtype=np.int64)
     ftw = np.zeros(N_FANS, dtype=np.int64)
     wfans = np.zeros((MAX_DIVISIONS, N_FANS), dtype=np.int64)
+    dscr = np.zeros((4, 8), dtype=np.int64)  # decomposer scratch (new_scratch())
     flower_pts = points[FLOWER_TILES]
     for h in range(n):
         for t in range(34):
@@ -1528,7 +1580,7 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
             fl_d = base | fourth | (flags[h] & F_ROBBING_KONG)
             td = score_one(c, t, melds[h], n_melds[h], fl_d, seat[h], prevalent[h], points,
                            excl, order, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
-                           ft, divbuf, work, ftw, wfans)
+                           ft, divbuf, work, ftw, wfans, dscr)
             if td >= 0:
                 wins[h, t] = True
                 tot_d[h, t] = td + flowers[h] * flower_pts
@@ -1536,7 +1588,7 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
                 fl_s = base | fourth | F_SELF_DRAWN | (flags[h] & F_KONG_REPLACEMENT)
                 ts = score_one(c, t, melds[h], n_melds[h], fl_s, seat[h], prevalent[h], points,
                                excl, order, red_t, red_n, red_unless, kong_combo,
-                               heaven_no_waits, ft, divbuf, work, ftw, wfans)
+                               heaven_no_waits, ft, divbuf, work, ftw, wfans, dscr)
                 tot_s[h, t] = ts + flowers[h] * flower_pts
                 legal_s[h, t] = ts >= minimum
             c[t] -= 1

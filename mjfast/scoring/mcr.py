@@ -96,6 +96,14 @@ def _check_batch(batch: HandBatch) -> np.ndarray:
     return ok
 
 
+def _kernel_flags(batch: HandBatch) -> np.ndarray:
+    """The situation bits the kernel reads. ``first_turn`` counts only for the dealer's
+    concealed self-drawn hand (the heavenly hand: no wait fans, no nine gates)."""
+    flags = batch.flags.astype(np.int64)
+    heavenly = (batch.seat == batch.dealer) & (batch.n_melds == 0)
+    return np.where(heavenly, flags, flags & ~np.int64(K.F_FIRST_TURN))
+
+
 def score_batch(batch: HandBatch, variant: str | None = None):
     """Score N complete MCR hands with the compiled kernel.
 
@@ -112,11 +120,12 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     totals = np.full(n, -1, dtype=np.int32)
     ok = _check_batch(batch)
     win = np.where(ok, batch.winning_tile, -1).astype(np.int8)
+    flags = _kernel_flags(batch)
     if n:
         K.score_batch_kernel(np.ascontiguousarray(batch.counts, dtype=np.uint8), win,
                              np.ascontiguousarray(batch.melds, dtype=np.int8),
                              batch.n_melds.astype(np.int64), batch.flowers.astype(np.int64),
-                             batch.flags.astype(np.int64), batch.seat.astype(np.int64),
+                             flags, batch.seat.astype(np.int64),
                              batch.prevalent.astype(np.int64), *tb.args(), fans, totals)
     complete = totals >= 0
     flowers = batch.flowers.astype(np.int32)
@@ -152,7 +161,7 @@ def score_waits_batch(batch: HandBatch, visible: np.ndarray | None = None, varia
     if n:
         K.score_waits_kernel(counts, np.ascontiguousarray(batch.melds, dtype=np.int8),
                              batch.n_melds.astype(np.int64), batch.flowers.astype(np.int64),
-                             batch.flags.astype(np.int64), batch.seat.astype(np.int64),
+                             _kernel_flags(batch), batch.seat.astype(np.int64),
                              batch.prevalent.astype(np.int64), vis, has_vis, *tb.args(),
                              tb.minimum, wins, td, ts, ld, ls, live)
     return WaitScores(wins, td, ts, ld, ls, live)
