@@ -17,6 +17,7 @@ decomposer kernel (``divisions``): a wait is exactly a draw that completes the h
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -35,7 +36,7 @@ ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33])
 # reference
 # ---------------------------------------------------------------------------------
 @njit  # no cache: Numba cannot reload a cached self-recursive function
-def _dfs(h, suffix, allowed, i, a, b, sets, pair, budget, memo, stamp):
+def _dfs(h, suffix, allowed, i, a, b, sets, pair, budget, memo, stamp, cap):
     """Is there a W (sets + pair, <= 4 copies) from tile i on within ``budget`` additions?
     a: chows opened at i-2 (need tile i), b: chows opened at i-1 (need i and i+1)."""
     if i == 34:
@@ -55,7 +56,7 @@ def _dfs(h, suffix, allowed, i, a, b, sets, pair, budget, memo, stamp):
             max_new = sets - pung if can_chow else 0
             for nc in range(max_new + 1):
                 wi = a + b + nc + 3 * pung + 2 * pr
-                if wi > 4:
+                if wi > cap:
                     break
                 if wi > 0 and not allowed[i]:
                     break
@@ -63,7 +64,7 @@ def _dfs(h, suffix, allowed, i, a, b, sets, pair, budget, memo, stamp):
                 if cost > budget:
                     break
                 if _dfs(h, suffix, allowed, i + 1, b, nc, sets - pung - nc, pair - pr,
-                        budget - cost, memo, stamp):
+                        budget - cost, memo, stamp, cap):
                     return True
     memo[key, 0] = stamp
     memo[key, 1] = budget
@@ -71,13 +72,13 @@ def _dfs(h, suffix, allowed, i, a, b, sets, pair, budget, memo, stamp):
 
 
 @njit
-def _regular_exists(h, allowed, sets, budget, memo, stamp):
+def _regular_exists(h, allowed, sets, budget, memo, stamp, cap=4):
     if budget < 0:
         return False
     suffix = np.zeros(35, dtype=np.int64)
     for i in range(33, -1, -1):
         suffix[i] = suffix[i + 1] + h[i]
-    return _dfs(h, suffix, allowed, 0, 0, 0, sets, 1, budget, memo, stamp)
+    return _dfs(h, suffix, allowed, 0, 0, 0, sets, 1, budget, memo, stamp, cap)
 
 
 @njit(cache=True)
@@ -250,7 +251,7 @@ def _form_dist(h, allowed, form, m, sets_max, memo, stamp, limit):
     return INF
 
 
-@njit
+@njit(nogil=True)
 def _ref_batch(hands, allowed, form_mask, sets_max, with_waits, out_sh, out_forms, out_mask):
     """Reference shanten (+ per-form values, + every-draw waits) of each row."""
     memo = np.zeros((34 * 5 * 5 * 6 * 2, 2), dtype=np.int64)
@@ -299,14 +300,51 @@ def ref_batch(hands: np.ndarray, rules: str, with_waits: bool = True):
     sh = np.zeros(n, dtype=np.int64)
     forms = np.zeros((n, 6), dtype=np.int64)
     mask = np.zeros((n, 34), dtype=np.bool_)
-    _ref_batch(np.ascontiguousarray(hands, dtype=np.int64), rs.kind_mask,
-               sum(1 << f for f in rs.forms), rs.sets, with_waits, sh, forms, mask)
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    fm = sum(1 << f for f in rs.forms)
+    # two threads (the search releases the GIL): CI machines have two cores
+    half = n // 2
+    _ref_batch(hands[:1], rs.kind_mask, fm, rs.sets, with_waits, sh[:1], forms[:1], mask[:1])
+    with ThreadPoolExecutor(2) as ex:
+        futs = [ex.submit(_ref_batch, hands[lo:hi], rs.kind_mask, fm, rs.sets, with_waits,
+                          sh[lo:hi], forms[lo:hi], mask[lo:hi])
+                for lo, hi in ((0, half), (half, n))]
+        for f in futs:
+            f.result()
     return sh, forms, mask
 
 
 # ---------------------------------------------------------------------------------
 # samples
 # ---------------------------------------------------------------------------------
+@njit(nogil=True)
+def _regular_dist_batch(hands, allowed, cap, out):
+    memo = np.zeros((34 * 5 * 5 * 6 * 2, 2), dtype=np.int64)
+    stamp = np.zeros(1, dtype=np.int64)
+    h = np.zeros(34, dtype=np.int64)
+    for r in range(hands.shape[0]):
+        for i in range(34):
+            h[i] = hands[r, i]
+        n = h.sum()
+        m = (n - 1) // 3 if n % 3 == 1 else (n - 2) // 3
+        budget = 0
+        while True:
+            stamp[0] += 1
+            if _regular_exists(h, allowed, m, budget, memo, stamp[0], cap):
+                break
+            budget += 1
+        out[r] = budget - 1
+
+
+def ref_regular_shanten(hands: np.ndarray, rules: str = "mcr", cap: int = 4) -> np.ndarray:
+    """Reference regular-form shanten with at most ``cap`` copies of a tile in W
+    (cap > 4 gives the count the MahjongGB calculator makes, a fifth copy allowed)."""
+    out = np.zeros(len(hands), dtype=np.int64)
+    _regular_dist_batch(np.ascontiguousarray(hands, dtype=np.int64), get_rules(rules).kind_mask,
+                        cap, out)
+    return out
+
+
 def random_hands(rng, rules: str, n_tiles: int, n: int, dense: bool = False) -> np.ndarray:
     """n hands of n_tiles drawn from the rule set's wall (dense: from a few kinds only,
     which makes fours, ready hands and crowded suits common)."""
