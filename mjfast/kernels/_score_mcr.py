@@ -21,7 +21,7 @@ Tile arithmetic follows the calculators' codes: ``suit * 16 + rank`` with suits
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ._config import JIT_OPTIONS
 from ._decompose import DIV_COLS, MAX_DIVISIONS, divisions_into
@@ -325,7 +325,7 @@ def _complete(c, tmp):
 
 
 @njit(**JIT_OPTIONS)
-def _regular_waits(s, n, out, tmp):
+def _regular_waits(s, n, out, tmp, stop):
     """Tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into out[34];
     returns how many."""
     k = 0
@@ -354,7 +354,148 @@ def _regular_waits(s, n, out, tmp):
         if ok:
             out[t] = True
             k += 1
+            if k >= stop:
+                return k
     return k
+
+
+POW5 = np.array([5 ** k for k in range(10)], dtype=np.int64)
+
+
+@njit(**JIT_OPTIONS)
+def build_suit_table():
+    """uint8[5**9]: for the base-5 code of a suit's counts (0..4 each), bit 0 = the suit
+    splits into sets only, bit 1 = into sets and one pair."""
+    n = 5 ** 9
+    out = np.zeros(n, dtype=np.uint8)
+    c = np.zeros(9, dtype=np.int64)
+    tmp = np.zeros(9, dtype=np.int64)
+    for code in range(n):
+        x = code
+        total = 0
+        for r in range(9):
+            c[r] = x % 5
+            x //= 5
+            total += c[r]
+        if total % 3 == 0:
+            if _suit_sets_only(c, tmp):
+                out[code] |= 1
+        elif total % 3 == 2:
+            for p in range(9):
+                if c[p] >= 2:
+                    c[p] -= 2
+                    ok = _suit_sets_only(c, tmp)
+                    c[p] += 2
+                    if ok:
+                        out[code] |= 2
+                        break
+    return out
+
+
+@njit(**JIT_OPTIONS)
+def _suit_sets_only(c, tmp):
+    for r in range(9):
+        tmp[r] = c[r]
+    for r in range(9):
+        k = tmp[r]
+        if k == 0:
+            continue
+        if k >= 3:
+            k -= 3
+        if k == 0:
+            continue
+        if r > 6 or tmp[r + 1] < k or tmp[r + 2] < k:
+            return False
+        tmp[r + 1] -= k
+        tmp[r + 2] -= k
+    return True
+
+
+@njit(**JIT_OPTIONS)
+def _honor_bits(st, extra):
+    """bit 0: honors (with ``extra`` added, -1 none) are pungs only; bit 1: pungs + one pair."""
+    pairs = 0
+    for t in range(27, 34):
+        k = st[t] + (1 if t == extra else 0)
+        if k == 2:
+            pairs += 1
+        elif k != 0 and k != 3:
+            return 0
+    if pairs == 0:
+        return 1
+    if pairs == 1:
+        return 2
+    return 0
+
+
+@njit(**JIT_OPTIONS)
+def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
+    """:func:`_regular_waits` with the per-suit table (same result)."""
+    k = 0
+    for t in range(34):
+        out[t] = False
+    if n % 3 != 1:
+        return 0
+    keys = kb[0:3]
+    bits = kb[4:8]
+    for g in range(3):
+        key = 0
+        for r in range(9):
+            key += s[g * 9 + r] * POW5[r]
+        keys[g] = key
+        bits[g] = suit_tab[key]
+    bits[3] = _honor_bits(s, -1)
+    for t in range(34):
+        near = s[t] > 0
+        if not near and t < 27:
+            r = t % 9
+            if r >= 1 and s[t - 1] > 0:
+                near = True
+            elif r >= 2 and s[t - 2] > 0:
+                near = True
+            elif r <= 7 and s[t + 1] > 0:
+                near = True
+            elif r <= 6 and s[t + 2] > 0:
+                near = True
+        if not near:
+            continue
+        if s[t] >= 4:
+            # a fifth copy: outside the table, the slow test (the calculators count it)
+            s[t] += 1
+            ok = _complete(s, tmp)
+            s[t] -= 1
+        else:
+            if t < 27:
+                g = t // 9
+                saved = bits[g]
+                bits[g] = suit_tab[keys[g] + POW5[t % 9]]
+                ok = _groups_complete(bits)
+                bits[g] = saved
+            else:
+                saved = bits[3]
+                bits[3] = _honor_bits(s, t)
+                ok = _groups_complete(bits)
+                bits[3] = saved
+        if ok:
+            out[t] = True
+            k += 1
+            if k >= stop:
+                return k
+    return k
+
+
+@njit(**JIT_OPTIONS)
+def _groups_complete(bits):
+    for j in range(4):
+        if bits[j] & 2:
+            good = True
+            for i in range(4):
+                if i != j and not (bits[i] & 1):
+                    good = False
+                    break
+            if good:
+                return True
+    return False
 
 
 @njit(**JIT_OPTIONS)
@@ -454,10 +595,11 @@ def _extra_chow_fan(a, b, c, x):
 
 
 @njit(**JIT_OPTIONS)
-def _account_once(fans, nf, max_cnt, ft):
+def _account_once(fans, nf, max_cnt, ft, table):
     """Pairwise chow fans under the account-once principle: at most ``max_cnt`` of them,
     duplicates cut first, cheapest kinds (老少副, 连六, 喜相逢, 一般高) cut first."""
-    table = np.zeros(4, dtype=np.int64)
+    for k in range(4):
+        table[k] = 0
     cnt = 0
     for i in range(nf):
         if fans[i] != 0:
@@ -477,7 +619,7 @@ def _account_once(fans, nf, max_cnt, ft):
 
 
 @njit(**JIT_OPTIONS)
-def _four_chows(m, ft):
+def _four_chows(m, ft, tmp):
     f = _four_chows_fan(m[0], m[1], m[2], m[3])
     if f != 0:
         ft[f] = 1
@@ -503,7 +645,7 @@ def _four_chows(m, ft):
             if g != 0:
                 ft[g] = 1
             return
-    fans = np.zeros(6, dtype=np.int64)
+    fans = tmp[0:6]
     fans[0] = _two_chows_fan(m[0], m[1])
     fans[1] = _two_chows_fan(m[0], m[2])
     fans[2] = _two_chows_fan(m[0], m[3])
@@ -520,20 +662,20 @@ def _four_chows(m, ft):
     if fans[2] == 0 and fans[4] == 0 and fans[5] == 0:
         max_cnt -= 1
     if max_cnt > 0:
-        _account_once(fans, 6, max_cnt, ft)
+        _account_once(fans, 6, max_cnt, ft, tmp[6:10])
 
 
 @njit(**JIT_OPTIONS)
-def _three_chows(m, ft):
+def _three_chows(m, ft, tmp):
     f = _three_chows_fan(m[0], m[1], m[2])
     if f != 0:
         ft[f] = 1
         return
-    fans = np.zeros(3, dtype=np.int64)
+    fans = tmp[0:3]
     fans[0] = _two_chows_fan(m[0], m[1])
     fans[1] = _two_chows_fan(m[0], m[2])
     fans[2] = _two_chows_fan(m[1], m[2])
-    _account_once(fans, 3, 2, ft)
+    _account_once(fans, 3, 2, ft, tmp[6:10])
 
 
 @njit(**JIT_OPTIONS)
@@ -725,34 +867,132 @@ def _kongs(codes, kinds, melded, n, ft, kong_combo):
 # ---------------------------------------------------------------------------------------
 # whole-hand traits
 # ---------------------------------------------------------------------------------------
+# per-tile trait bits for the one-pass whole-hand traits
+TB_TOH, TB_REV, TB_GREEN, TB_HONOR, TB_TERM, TB_WIND, TB_DRAGON, TB_M, TB_S, TB_P = (1 << k for k in range(10))
+TILE_BITS = np.zeros(34, dtype=np.int64)
+for _t in range(34):
+    _c = int(REF_CODE[_t])
+    _b = 0
+    _s, _r = _c >> 4, _c & 15
+    if _s == 4 or _r in (1, 9):
+        _b |= TB_TOH
+    if _c == 0x47 or (_s == 3 and _r in (1, 2, 3, 4, 5, 8, 9)) or (_s == 2 and _r in (2, 4, 5, 6, 8, 9)):
+        _b |= TB_REV
+    if _c == 0x46 or (_s == 2 and _r in (2, 3, 4, 6, 8)):
+        _b |= TB_GREEN
+    if _s == 4:
+        _b |= TB_HONOR
+        _b |= TB_WIND if _r <= 4 else TB_DRAGON
+    elif _r in (1, 9):
+        _b |= TB_TERM
+    if _s == 1:
+        _b |= TB_M
+    elif _s == 2:
+        _b |= TB_S
+    elif _s == 3:
+        _b |= TB_P
+    TILE_BITS[_t] = _b
+
+
+@njit(**JIT_OPTIONS)
+def _hand_traits(tc, n_kongs, ft):
+    """One pass over the hand's tiles (kongs as 4): the suit fans (无字, 缺一门, 混一色,
+    清一色, 五门齐), the tile-kind fans (断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九), the
+    rank bands (大于五, 小于五, 全大, 全中, 全小) and 四归一 -- the same rules as
+    :func:`_by_suits`, :func:`_by_traits`, :func:`_by_rank_range`, :func:`_tile_hog`."""
+    any_b = 0
+    all_b = -1
+    rank_flag = 0
+    fours = 0
+    for t in range(34):
+        k = tc[t]
+        if k == 0:
+            continue
+        b = TILE_BITS[t]
+        any_b |= b
+        all_b &= b
+        if t < 27:
+            rank_flag |= 1 << (t % 9 + 1)
+        if k == 4:
+            fours += 1
+    # suits
+    h4 = (any_b & TB_HONOR) != 0
+    if not h4:
+        ft[NO_HONORS] = 1
+    voids = (0 if any_b & TB_M else 1) + (0 if any_b & TB_S else 1) + (0 if any_b & TB_P else 1)
+    ft[ONE_VOIDED_SUIT] += voids
+    if ft[ONE_VOIDED_SUIT] == 2:
+        ft[ONE_VOIDED_SUIT] = 0
+        if h4:
+            ft[HALF_FLUSH] = 1
+        else:
+            ft[FULL_FLUSH] = 1
+    if (any_b & TB_M) and (any_b & TB_S) and (any_b & TB_P) and (any_b & TB_WIND) and (any_b & TB_DRAGON):
+        ft[ALL_TYPES] = 1
+    # tile kinds
+    simples = (any_b & TB_TOH) == 0
+    if simples:
+        ft[ALL_SIMPLES] = 1
+    if all_b & TB_REV:
+        ft[REVERSIBLE_TILES] = 1
+    if all_b & TB_GREEN:
+        ft[ALL_GREEN] = 1
+    if not simples:
+        if all_b & TB_HONOR:
+            ft[ALL_HONORS] = 1
+        elif all_b & TB_TERM:
+            ft[ALL_TERMINALS] = 1
+        elif all_b & TB_TOH:
+            ft[ALL_TERMINALS_AND_HONORS] = 1
+    # rank bands (suited tiles only)
+    if not h4:
+        if (rank_flag & 0xFFE1) == 0:
+            if rank_flag & 0x0010:
+                ft[LOWER_FOUR] = 1
+            else:
+                ft[LOWER_TILES] = 1
+        elif (rank_flag & 0xFC3F) == 0:
+            if rank_flag & 0x0040:
+                ft[UPPER_FOUR] = 1
+            else:
+                ft[UPPER_TILES] = 1
+        elif (rank_flag & 0xFF8F) == 0:
+            ft[MIDDLE_TILES] = 1
+    ft[TILE_HOG] = fours - n_kongs
+
+
 @njit(**JIT_OPTIONS)
 def _by_suits(tc, ft):
     """tc: (34,) counts of every tile of the hand (kongs as 4)."""
-    has = np.zeros(5, dtype=np.bool_)
+    h1 = False
+    h2 = False
+    h3 = False
     wind = False
     dragon = False
     for t in range(34):
         if tc[t] > 0:
-            code = REF_CODE[t]
-            has[code >> 4] = True
-            if _is_wind(code):
+            if t < 9:
+                h1 = True
+            elif t < 18:
+                h3 = True
+            elif t < 27:
+                h2 = True
+            elif t < 31:
                 wind = True
-            elif _is_dragon(code):
+            else:
                 dragon = True
-    if not has[4]:
+    h4 = wind or dragon
+    if not h4:
         ft[NO_HONORS] = 1
-    voids = 0
-    for s in range(1, 4):
-        if not has[s]:
-            voids += 1
+    voids = (0 if h1 else 1) + (0 if h2 else 1) + (0 if h3 else 1)
     ft[ONE_VOIDED_SUIT] += voids
     if ft[ONE_VOIDED_SUIT] == 2:
         ft[ONE_VOIDED_SUIT] = 0
-        if has[4]:
+        if h4:
             ft[HALF_FLUSH] = 1
         else:
             ft[FULL_FLUSH] = 1
-    if has[1] and has[2] and has[3] and has[4] and wind and dragon:
+    if h1 and h2 and h3 and wind and dragon:
         ft[ALL_TYPES] = 1
 
 
@@ -885,23 +1125,36 @@ def _by_win_flag(wf, ft):
 
 
 @njit(**JIT_OPTIONS)
-def _exclusions(ft, order, excl, red_t, red_n, red_unless):
+def _exclusions(ft, order, excl, red_t, red_n, red_unless, pres):
     """Apply the exclusion graph in its topological order: a fan that counts rules out the
-    fans it excludes and makes its account-once deductions (wind pungs: later)."""
-    for k in range(order.shape[0]):
-        f = order[k]
+    fans it excludes and makes its account-once deductions (wind pungs: later).
+
+    ``order[f]``: the fan's position in the table's topological order; ``excl[f]`` =
+    [n, ids...] the fans f excludes; ``red_unless[f]`` = [n, ids...]."""
+    # the fans present, in topological order (few: insertion sort)
+    n = 0
+    for f in range(1, N_FANS):
+        if ft[f] > 0:
+            r = order[f]
+            j = n - 1
+            while j >= 0 and order[pres[j]] > r:
+                pres[j + 1] = pres[j]
+                j -= 1
+            pres[j + 1] = f
+            n += 1
+    for k in range(n):
+        f = pres[k]
         if ft[f] <= 0:
             continue
-        for g in range(N_FANS):
-            if excl[f, g]:
-                ft[g] = 0
+        for j in range(1, excl[f, 0] + 1):
+            ft[excl[f, j]] = 0
         if f == PREVALENT_WIND or f == SEAT_WIND:
             continue
         tgt = red_t[f]
         if tgt > 0:
             skip = False
-            for g in range(N_FANS):
-                if red_unless[f, g] and ft[g] > 0:
+            for j in range(1, red_unless[f, 0] + 1):
+                if ft[red_unless[f, j]] > 0:
                     skip = True
             if not skip:
                 ft[tgt] -= red_n[f]
@@ -928,8 +1181,8 @@ def _wind_reduce(f, ft, red_t, red_n, red_unless):
     tgt = red_t[f]
     if tgt <= 0:
         return
-    for g in range(N_FANS):
-        if red_unless[f, g] and ft[g] > 0:
+    for j in range(1, red_unless[f, 0] + 1):
+        if ft[red_unless[f, j]] > 0:
             return
     ft[tgt] -= red_n[f]
     if ft[tgt] < 0:
@@ -938,9 +1191,13 @@ def _wind_reduce(f, ft, red_t, red_n, red_unless):
 
 @njit(**JIT_OPTIONS)
 def _winds_allowed(ft, excl):
-    for f in range(N_FANS):
-        if ft[f] > 0 and (excl[f, PREVALENT_WIND] or excl[f, SEAT_WIND]):
-            return False
+    """No counting fan excludes the wind-pung fans (大四喜 does)."""
+    for f in range(1, N_FANS):
+        if ft[f] > 0:
+            for j in range(1, excl[f, 0] + 1):
+                g = excl[f, j]
+                if g == PREVALENT_WIND or g == SEAT_WIND:
+                    return False
     return True
 
 
@@ -957,6 +1214,17 @@ def _total(ft, points):
 # one hand
 # ---------------------------------------------------------------------------------------
 @njit(**JIT_OPTIONS)
+def _sort_into(src, n, dst):
+    for i in range(n):
+        v = src[i]
+        j = i - 1
+        while j >= 0 and dst[j] > v:
+            dst[j + 1] = dst[j]
+            j -= 1
+        dst[j + 1] = v
+
+
+@njit(**JIT_OPTIONS)
 def _nine_gates(st):
     for base in (0, 9, 18):
         if st[base] == 3 and st[base + 8] == 3:
@@ -972,7 +1240,7 @@ def _nine_gates(st):
 
 @njit(**JIT_OPTIONS)
 def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t, red_n,
-              red_unless, kong_combo, heaven_no_waits, ft_best, divbuf, work, ft, work_fans, dscr):
+              red_unless, kong_combo, heaven_no_waits, ft_best, divbuf, work, ft, work_fans, dscr, sc, suit_tab):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile.
     Writes fan counts into ft_best (int32[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete."""
@@ -1074,8 +1342,8 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                     t4 = divbuf[0, 4]
                     mel4 = False
                 pair = divbuf[0, 1]
-                pk_kind = np.zeros(2, dtype=np.int64)
-                pk_code = np.zeros(2, dtype=np.int64)
+                pk_kind = sc[0]
+                pk_code = sc[1]
                 if k4 == 0:
                     pk_kind[0] = P_CHOW
                     pk_code[0] = REF_CODE[t4 + 1]
@@ -1084,9 +1352,9 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                 else:
                     pk_kind[0] = P_KONG if k4 == 2 else P_PUNG
                     pk_code[0] = REF_CODE[t4]
-                    kc = np.zeros(1, dtype=np.int64)
-                    kk = np.zeros(1, dtype=np.int64)
-                    km = np.zeros(1, dtype=np.bool_)
+                    kc = sc[3]
+                    kk = sc[4]
+                    km = sc[5]
                     kc[0] = pk_code[0]
                     kk[0] = pk_kind[0]
                     km[0] = mel4
@@ -1136,14 +1404,16 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                             if got == 4:
                                 break
                         wt = work[7]
-                        wc = _regular_waits(tmp, got, wt, work[8])
+                        wc = _fast_waits(tmp, got, wt, work[8], 2, suit_tab, work[9])
                         if wc > 0:
                             # no seven-pairs waits here (two packs only)
-                            pk_mel = np.zeros(2, dtype=np.bool_)
+                            pk_mel = sc[2]
+                            pk_mel[0] = 0
+                            pk_mel[1] = 0
                             _wait_shape(ft, wc, pk_kind, pk_code, pk_mel, 0, 2, win_code)
                 elif c[win] > 1:
                     ft[SINGLE_WAIT] = 1
-                _exclusions(ft, order, excl, red_t, red_n, red_unless)
+                _exclusions(ft, order, excl, red_t, red_n, red_unless, sc[14, 128:128 + N_FANS])
                 if k4 != 0 and _is_wind(pk_code[0]) and _winds_allowed(ft, excl):
                     _wind_pung(pk_code[0], prevalent, seat, ft, excl, red_t, red_n, red_unless)
                 tot = _total(ft, points)
@@ -1231,7 +1501,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                         found = True
         if found:
             _by_win_flag(wf, ft)
-            _exclusions(ft, order, excl, red_t, red_n, red_unless)
+            _exclusions(ft, order, excl, red_t, red_n, red_unless, sc[14, 128:128 + N_FANS])
             best = _total(ft, points)
             for f in range(N_FANS):
                 ft_best[f] = ft[f]
@@ -1243,17 +1513,23 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
         return best
     wait_cnt = -1
     waits = work[7]
-    pk_kind = np.zeros(5, dtype=np.int64)
-    pk_code = np.zeros(5, dtype=np.int64)
-    pk_mel = np.zeros(5, dtype=np.bool_)
-    pg_code = np.zeros(4, dtype=np.int64)
-    pg_kind = np.zeros(4, dtype=np.int64)
-    pg_mel = np.zeros(4, dtype=np.bool_)
-    ch = np.zeros(4, dtype=np.int64)
-    keys = np.zeros(4, dtype=np.int64)
-    dtot = np.zeros(nd, dtype=np.int64)
-    dkeys = np.zeros(nd, dtype=np.int64)
-    dpref = np.zeros(nd, dtype=np.bool_)
+    pk_kind = sc[0]
+    pk_code = sc[1]
+    pk_mel = sc[2]
+    pg_code = sc[3]
+    pg_kind = sc[4]
+    pg_mel = sc[5]
+    ch = sc[6]
+    keys = sc[7]
+    dtot = sc[8]
+    dkeys = sc[9]
+    dpref = sc[10]
+    srt = sc[12]
+    tmp = sc[13]
+    hf = sc[15]
+    hf_ids = sc[14, 16:120]
+    hand_done = False
+    nhf = 0
     ftbuf = work_fans[:nd]
     heaven = (wf & W_HEAVEN) != 0
     for d in range(nd):
@@ -1339,8 +1615,10 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
             done = False
             if (pair_code & 15) == 5:
                 ps = pair_code >> 4
-                lo = np.zeros(5, dtype=np.int64)
-                hi = np.zeros(5, dtype=np.int64)
+                lo = sc[14, 0:5]
+                hi = sc[14, 5:10]
+                for k in range(10):
+                    sc[14, k] = 0
                 ok3 = True
                 okp = True
                 n123 = 0
@@ -1373,11 +1651,11 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                     ft[PURE_TERMINAL_CHOWS] = 1
                     done = True
             if not done:
-                srt = np.sort(ch[:4])
-                _four_chows(srt, ft)
+                _sort_into(ch, 4, srt)
+                _four_chows(srt, ft, tmp)
         elif nch == 3:
-            srt = np.sort(ch[:3])
-            _three_chows(srt, ft)
+            _sort_into(ch, 3, srt)
+            _three_chows(srt, ft, tmp)
         elif nch == 2:
             g = _two_chows_fan(ch[0], ch[1])
             if g != 0:
@@ -1386,10 +1664,10 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
             if g != 0:
                 ft[g] += 1
         elif nch == 1:
-            srt = np.sort(pg_code[:3])
+            _sort_into(pg_code, 3, srt)
             _three_pungs(srt, ft)
         else:
-            srt = np.sort(pg_code[:4])
+            _sort_into(pg_code, 4, srt)
             _four_pungs(srt, ft)
         if not heaven and n_st == 13 and _nine_gates(st):
             ft[NINE_GATES] = 1
@@ -1417,14 +1695,33 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                 ft[LITTLE_FOUR_WINDS] = 1
                 ft[BIG_THREE_WINDS] = 0
         _by_packs_traits(pk_kind, pk_code, npk, ft)
-        _by_suits(tc, ft)
-        _by_traits(tc, ft)
-        _by_rank_range(tc, ft)
-        _tile_hog(tc, n_fixed_kongs, ft)
-        if not heaven:
+        # whole-hand traits (suits, tile kinds, rank bands, tile hog): the same for every
+        # division, computed once
+        if not hand_done:
+            for f in range(N_FANS):
+                hf[f] = 0
+            _hand_traits(tc, n_fixed_kongs, hf)
+            nhf = 0
+            for f in range(N_FANS):
+                if hf[f] != 0:
+                    hf_ids[nhf] = f
+                    nhf += 1
+            hand_done = True
+        for k in range(nhf):
+            ft[hf_ids[k]] += hf[hf_ids[k]]
+        cand = False
+        if not heaven and ft[MELDED_HAND] == 0 and ft[FOUR_KONGS] == 0:
+            cand = pair == win
+            for i in range(nm, npk - 1):
+                if pk_kind[i] == P_CHOW and pk_code[i] - win_code <= 1 and win_code - pk_code[i] <= 1:
+                    cand = True
+        if cand:
+            # the waits are only needed when this division places the winning tile in an
+            # edge / closed / single position; whether there is exactly one is all that
+            # matters (the search stops at two)
             if wait_cnt < 0:
-                wait_cnt = _regular_waits(st, n_st, waits, work[8])
-                if wait_cnt > 0 and nm == 0:
+                wait_cnt = _fast_waits(st, n_st, waits, work[8], 2, suit_tab, work[9])
+                if wait_cnt == 1 and nm == 0:
                     # seven-pairs waits join the regular ones
                     npairs = 0
                     single = -1
@@ -1437,19 +1734,31 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                         wait_cnt += 1
             if wait_cnt > 0:
                 _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_mel, nm, npk, win_code)
-        _exclusions(ft, order, excl, red_t, red_n, red_unless)
-        if _winds_allowed(ft, excl):
+        _exclusions(ft, order, excl, red_t, red_n, red_unless, sc[14, 128:128 + N_FANS])
+        has_wind = False
+        for i in range(npg):
+            if _is_wind(pg_code[i]):
+                has_wind = True
+        if has_wind and _winds_allowed(ft, excl):
             for i in range(npg):
                 if _is_wind(pg_code[i]):
                     _wind_pung(pg_code[i], prevalent, seat, ft, excl, red_t, red_n, red_unless)
+        tot = 0
         empty = True
         for f in range(N_FANS):
             if ft[f] != 0:
                 empty = False
-                break
+                tot += ft[f] * points[f]
         if empty:
             ft[CHICKEN_HAND] = 1
-        tot = _total(ft, points)
+            tot = points[CHICKEN_HAND]
+        if nd == 1:
+            # one division: no ordering to emulate
+            if tot > best or (tot == best and special_seven_pairs):
+                for f in range(N_FANS):
+                    ft_best[f] = ft[f]
+                return tot
+            return best
         dtot[d] = tot
         dkeys[d] = dkey
         dpref[d] = ft[PURE_TRIPLE_CHOW] > 0 or ft[TRIPLE_PUNG] > 0
@@ -1458,7 +1767,9 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
     # the calculators meet the divisions in the order of their sorted sets and keep the
     # first highest total, except that a later equal reading with 一色三同顺 or 三同刻
     # (or any regular reading equal to seven pairs) replaces it
-    done = np.zeros(nd, dtype=np.bool_)
+    done = sc[11]
+    for d in range(nd):
+        done[d] = 0
     sel = -1
     for _ in range(nd):
         k = -1
@@ -1477,16 +1788,26 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
 
 @njit(**JIT_OPTIONS)
 def _new_work():
-    return np.zeros((9, 34), dtype=np.int64)
+    return np.zeros((10, 34), dtype=np.int64)
 
 
 @njit(**JIT_OPTIONS)
-def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, prevalent,
-                       points, excl, order, red_t, red_n, red_unless, kong_combo,
-                       heaven_no_waits, out_fans, out_total):
-    """Score N complete hands. ``out_fans`` (N, 83) int16 (column 81 = flowers),
-    ``out_total`` (N,) int32 (flowers included; -1 = not complete)."""
-    n = counts.shape[0]
+def _valid_row(counts, h, win, n_melds):
+    """A row the kernel can score: winning tile held, counts 0..4, 14 tiles (melds as 3)."""
+    if win < 0 or win >= 34 or counts[h, win] == 0:
+        return False
+    total = 0
+    for t in range(34):
+        if counts[h, t] > 4:
+            return False
+        total += counts[h, t]
+    return total == 14 - 3 * n_melds
+
+
+@njit(**JIT_OPTIONS)
+def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
+                 points, excl, order, red_t, red_n, red_unless, kong_combo,
+                 heaven_no_waits, suit_tab, out_fans, out_total):
     divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     work = _new_work()
     c = np.zeros(34, dtype=np.int64)
@@ -1494,18 +1815,16 @@ def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, preval
     ftw = np.zeros(N_FANS, dtype=np.int64)
     wfans = np.zeros((MAX_DIVISIONS, N_FANS), dtype=np.int64)
     dscr = np.zeros((4, 8), dtype=np.int64)  # decomposer scratch (new_scratch())
-    for h in range(n):
-        for t in range(34):
-            c[t] = counts[h, t]
+    sc = np.zeros((16, MAX_DIVISIONS), dtype=np.int64)
+    for h in range(lo, hi):
         w = win[h]
-        if w < 0:
-            out_total[h] = -1
-            for f in range(N_FANS):
-                out_fans[h, f] = 0
-            continue
-        tot = score_one(c, w, melds[h], n_melds[h], flags[h], seat[h], prevalent[h], points,
-                        excl, order, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
-                        ft, divbuf, work, ftw, wfans, dscr)
+        tot = -1
+        if _valid_row(counts, h, w, n_melds[h]):
+            for t in range(34):
+                c[t] = counts[h, t]
+            tot = score_one(c, w, melds[h], n_melds[h], flags[h], seat[h], prevalent[h], points,
+                            excl, order, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
+                            ft, divbuf, work, ftw, wfans, dscr, sc, suit_tab)
         if tot < 0:
             out_total[h] = -1
             for f in range(N_FANS):
@@ -1517,10 +1836,27 @@ def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, preval
         out_total[h] = tot + flowers[h] * points[FLOWER_TILES]
 
 
+@njit(parallel=True, **JIT_OPTIONS)
+def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, prevalent,
+                       points, excl, order, red_t, red_n, red_unless, kong_combo,
+                       heaven_no_waits, suit_tab, out_fans, out_total, chunk):
+    """Score N complete hands, chunks in parallel. ``out_fans`` (N, 83) int16 (column
+    81 = flowers), ``out_total`` (N,) int32 (flowers included; -1 = not complete or not
+    a valid row)."""
+    n = counts.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        lo = ci * chunk
+        hi = min(n, lo + chunk)
+        _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
+                     points, excl, order, red_t, red_n, red_unless, kong_combo,
+                     heaven_no_waits, suit_tab, out_fans, out_total)
+
+
 @njit(**JIT_OPTIONS)
 def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
                        has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
-                       heaven_no_waits, minimum, wins, tot_d, tot_s, legal_d, legal_s, live):
+                       heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s, live):
     """Every winning tile of N ready hands (13 concealed-equivalent tiles, no winning tile).
 
     For each tile that completes the hand (and of which the player does not already hold
@@ -1539,6 +1875,7 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
     ftw = np.zeros(N_FANS, dtype=np.int64)
     wfans = np.zeros((MAX_DIVISIONS, N_FANS), dtype=np.int64)
     dscr = np.zeros((4, 8), dtype=np.int64)  # decomposer scratch (new_scratch())
+    sc = np.zeros((16, MAX_DIVISIONS), dtype=np.int64)
     flower_pts = points[FLOWER_TILES]
     for h in range(n):
         for t in range(34):
@@ -1580,7 +1917,7 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
             fl_d = base | fourth | (flags[h] & F_ROBBING_KONG)
             td = score_one(c, t, melds[h], n_melds[h], fl_d, seat[h], prevalent[h], points,
                            excl, order, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
-                           ft, divbuf, work, ftw, wfans, dscr)
+                           ft, divbuf, work, ftw, wfans, dscr, sc, suit_tab)
             if td >= 0:
                 wins[h, t] = True
                 tot_d[h, t] = td + flowers[h] * flower_pts
@@ -1588,7 +1925,7 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
                 fl_s = base | fourth | F_SELF_DRAWN | (flags[h] & F_KONG_REPLACEMENT)
                 ts = score_one(c, t, melds[h], n_melds[h], fl_s, seat[h], prevalent[h], points,
                                excl, order, red_t, red_n, red_unless, kong_combo,
-                               heaven_no_waits, ft, divbuf, work, ftw, wfans, dscr)
+                               heaven_no_waits, ft, divbuf, work, ftw, wfans, dscr, sc, suit_tab)
                 tot_s[h, t] = ts + flowers[h] * flower_pts
                 legal_s[h, t] = ts >= minimum
             c[t] -= 1

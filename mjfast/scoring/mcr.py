@@ -43,19 +43,30 @@ class _Tables:
         self.table = table
         n = N_COLS
         self.points = table.points_array(n, dtype=np.int64)
-        self.excl = table.exclusion_matrix(n)
-        self.order = table.order_array()
+        # kernel form of the graph: order[f] = position in the topological order;
+        # excl[f] = [count, ids...]; red_unless[f] = [count, ids...]
+        self.order = np.full(n, n, dtype=np.int64)
+        for pos, f in enumerate(table.order):
+            self.order[f] = pos
+        width = 1 + max([len(r.excludes) for r in table.rows] + [1])
+        self.excl = np.zeros((n, width), dtype=np.int64)
         self.red_t = np.zeros(n, dtype=np.int64)
         self.red_n = np.zeros(n, dtype=np.int64)
-        self.red_unless = np.zeros((n, n), dtype=np.bool_)
+        self.red_unless = np.zeros((n, 1 + max([len(r.get("reduce_unless", []) or []) for r in table.rows] + [1])),
+                                   dtype=np.int64)
         for r in table.rows:
+            if r.enabled:
+                ex = sorted(set(r.excludes))
+                self.excl[r.id, 0] = len(ex)
+                self.excl[r.id, 1:1 + len(ex)] = ex
             red = r.get("reduces")
             if red:
                 if len(red) != 1 or len(red[0]) != 2:
                     raise RuleSetError("mcr.toml", None, f"row {r.id}: reduces must be [[id, n]]")
                 self.red_t[r.id], self.red_n[r.id] = int(red[0][0]), int(red[0][1])
-            for u in r.get("reduce_unless", []) or []:
-                self.red_unless[r.id, int(u)] = True
+            un = [int(u) for u in (r.get("reduce_unless", []) or [])]
+            self.red_unless[r.id, 0] = len(un)
+            self.red_unless[r.id, 1:1 + len(un)] = un
         for i, key in enumerate(K.PREDICATE_KEYS, start=1):
             if table.row(i).key != key:
                 raise RuleSetError("mcr.toml", None, f"row {i} must be {key!r} (the kernel's fan ids)")
@@ -68,7 +79,13 @@ class _Tables:
 
     def args(self):
         return (self.points, self.excl, self.order, self.red_t, self.red_n, self.red_unless,
-                self.kong_combo, self.heaven)
+                self.kong_combo, self.heaven, _suit_table())
+
+
+@lru_cache(maxsize=None)
+def _suit_table() -> np.ndarray:
+    """Per-suit completeness table for the wait test (5**9 codes, built once, ~0.2 s)."""
+    return K.build_suit_table()
 
 
 @lru_cache(maxsize=None)
@@ -104,6 +121,13 @@ def _kernel_flags(batch: HandBatch) -> np.ndarray:
     return np.where(heavenly, flags, flags & ~np.int64(K.F_FIRST_TURN))
 
 
+def _chunk(n: int) -> int:
+    """Rows per parallel task: enough tasks for every thread, each big enough to amortise
+    its scratch allocation."""
+    import numba
+    return max(256, -(-n // (4 * numba.get_num_threads())))
+
+
 def score_batch(batch: HandBatch, variant: str | None = None):
     """Score N complete MCR hands with the compiled kernel.
 
@@ -118,15 +142,15 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     n = len(batch)
     fans = np.zeros((n, N_COLS), dtype=np.int16)
     totals = np.full(n, -1, dtype=np.int32)
-    ok = _check_batch(batch)
-    win = np.where(ok, batch.winning_tile, -1).astype(np.int8)
     flags = _kernel_flags(batch)
     if n:
-        K.score_batch_kernel(np.ascontiguousarray(batch.counts, dtype=np.uint8), win,
+        K.score_batch_kernel(np.ascontiguousarray(batch.counts, dtype=np.uint8),
+                             np.ascontiguousarray(batch.winning_tile, dtype=np.int8),
                              np.ascontiguousarray(batch.melds, dtype=np.int8),
                              batch.n_melds.astype(np.int64), batch.flowers.astype(np.int64),
                              flags, batch.seat.astype(np.int64),
-                             batch.prevalent.astype(np.int64), *tb.args(), fans, totals)
+                             batch.prevalent.astype(np.int64), *tb.args(), fans, totals,
+                             _chunk(n))
     complete = totals >= 0
     flowers = batch.flowers.astype(np.int32)
     legal = complete & ((totals - flowers * int(tb.points[K.FLOWER_TILES])) >= tb.minimum)
