@@ -36,17 +36,21 @@ ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33])
 # reference
 # ---------------------------------------------------------------------------------
 @njit  # no cache: Numba cannot reload a cached self-recursive function
-def _dfs(h, suffix, allowed, i, a, b, sets, pair, budget, memo, stamp, cap):
+def _dfs(h, suffix, allowed, i, a, b, sets, pair, budget, memo, stamp, draw, cap):
     """Is there a W (sets + pair, <= 4 copies) from tile i on within ``budget`` additions?
-    a: chows opened at i-2 (need tile i), b: chows opened at i-1 (need i and i+1)."""
+    a: chows opened at i-2 (need tile i), b: chows opened at i-1 (need i and i+1).
+
+    ``memo[key] = (hand stamp, largest budget known to fail, draw)``: a failure depends only
+    on the counts from tile i on, so one found while trying draw D (``h`` has one more tile
+    D, -1 = no draw) also holds for another draw below i when D is below i too."""
     if i == 34:
         return sets == 0 and pair == 0 and a == 0 and b == 0
     # the tiles still to place, less the tiles held from here on, must be added
     if 3 * sets + 2 * pair + a + 2 * b - suffix[i] > budget:
         return False
-    # memo[key]: (stamp, largest budget known to fail) of this state in this search
     key = (((i * 5 + a) * 5 + b) * 6 + sets) * 2 + pair
-    if memo[key, 0] == stamp and budget <= memo[key, 1]:
+    if (memo[key, 0] == stamp and budget <= memo[key, 1]
+            and (memo[key, 2] == draw or (i > memo[key, 2] and i > draw))):
         return False
     can_chow = i < 27 and i % 9 <= 6
     for pung in range(2):
@@ -64,21 +68,22 @@ def _dfs(h, suffix, allowed, i, a, b, sets, pair, budget, memo, stamp, cap):
                 if cost > budget:
                     break
                 if _dfs(h, suffix, allowed, i + 1, b, nc, sets - pung - nc, pair - pr,
-                        budget - cost, memo, stamp, cap):
+                        budget - cost, memo, stamp, draw, cap):
                     return True
     memo[key, 0] = stamp
     memo[key, 1] = budget
+    memo[key, 2] = draw
     return False
 
 
 @njit
-def _regular_exists(h, allowed, sets, budget, memo, stamp, cap=4):
+def _regular_exists(h, allowed, sets, budget, memo, stamp, draw=-1, cap=4):
     if budget < 0:
         return False
     suffix = np.zeros(35, dtype=np.int64)
     for i in range(33, -1, -1):
         suffix[i] = suffix[i + 1] + h[i]
-    return _dfs(h, suffix, allowed, 0, 0, 0, sets, 1, budget, memo, stamp, cap)
+    return _dfs(h, suffix, allowed, 0, 0, 0, sets, 1, budget, memo, stamp, draw, cap)
 
 
 @njit(cache=True)
@@ -162,81 +167,70 @@ def _honors_knitted_dist(h):
 
 
 @njit(cache=True)
-def _knitted_straight_dist(h, n_sets):
-    """9 knitted tiles + n_sets (0 or 1) sets + a pair: every such W, cost counted on the
-    tiles the pair and the set touch."""
-    best = INF
+def _knitted_straight_dist(h, n_sets, bound):
+    """min over W = 9 knitted tiles + n_sets (0 or 1) sets + a pair of |W - h|, every W
+    enumerated (branch and bound: results at or above ``bound`` come back as ``bound``).
+    The cost is counted on the tiles the pair and the set touch."""
+    best = bound
     tiles = np.zeros(9, dtype=np.int64)
+    kw = np.zeros(34, dtype=np.int64)
     w = np.zeros(34, dtype=np.int64)
     touched = np.zeros(4, dtype=np.int64)
     for p in range(6):
         _knit_tiles(p, tiles)
-        w[:] = 0
+        kw[:] = 0
         for k in range(9):
-            w[tiles[k]] += 1
-        base = _cost(w, h)
+            kw[tiles[k]] = 1
+        base = _cost(kw, h)
+        if base >= best:
+            continue
+        w[:] = kw
         for pair in range(34):
-            for st in range(34 + 21 if n_sets == 1 else 1):
-                nt = 0
-                touched[nt] = pair
-                nt += 1
-                w[pair] += 2
-                if n_sets == 1:
-                    if st < 34:
-                        w[st] += 3
-                        touched[nt] = st
-                        nt += 1
-                    else:
-                        q = st - 34
-                        b0 = 9 * (q // 7) + q % 7
-                        for j in range(3):
-                            w[b0 + j] += 1
-                            touched[nt] = b0 + j
+            w[pair] += 2
+            pc = base + max(0, w[pair] - h[pair]) - max(0, kw[pair] - h[pair])
+            if w[pair] <= 4 and pc < best:
+                for st in range(34 + 21 if n_sets == 1 else 1):
+                    nt = 0
+                    if n_sets == 1:
+                        if st < 34:
+                            w[st] += 3
+                            touched[nt] = st
                             nt += 1
-                c = base
-                ok = True
-                for x in range(nt):
-                    tx = touched[x]
-                    dup = False
-                    for y in range(x):
-                        if touched[y] == tx:
-                            dup = True
-                    if dup:
-                        continue
-                    if w[tx] > 4:
-                        ok = False
-                    old = 1 if (tx == tiles[0] or tx == tiles[1] or tx == tiles[2] or tx == tiles[3]
-                                or tx == tiles[4] or tx == tiles[5] or tx == tiles[6]
-                                or tx == tiles[7] or tx == tiles[8]) else 0
-                    c += max(0, w[tx] - h[tx]) - max(0, old - h[tx])
-                if ok and c < best:
-                    best = c
-                # undo
-                w[pair] -= 2
-                if n_sets == 1:
-                    if st < 34:
-                        w[st] -= 3
-                    else:
-                        q = st - 34
-                        b0 = 9 * (q // 7) + q % 7
-                        for j in range(3):
-                            w[b0 + j] -= 1
+                        else:
+                            q = st - 34
+                            b0 = 9 * (q // 7) + q % 7
+                            for j in range(3):
+                                w[b0 + j] += 1
+                                touched[nt] = b0 + j
+                                nt += 1
+                    c = pc
+                    ok = True
+                    for x in range(nt):
+                        tx = touched[x]
+                        if w[tx] > 4:
+                            ok = False
+                        before = kw[tx] + (2 if tx == pair else 0)
+                        c += max(0, w[tx] - h[tx]) - max(0, before - h[tx])
+                    if ok and c < best:
+                        best = c
+                    for x in range(nt):
+                        w[touched[x]] -= 1 if st >= 34 else 3
+            w[pair] -= 2
     return best
 
 
 @njit
-def _form_dist(h, allowed, form, m, sets_max, memo, stamp, limit):
+def _form_dist(h, allowed, form, m, sets_max, memo, stamp, limit, draw, bound):
     """Reference distance of one form (INF when the row cannot reach it); the regular
     form is searched with iterative deepening up to ``limit``."""
     if form == 0:
         for budget in range(limit + 1):
-            stamp[0] += 1
-            if _regular_exists(h, allowed, m, budget, memo, stamp[0]):
+            if _regular_exists(h, allowed, m, budget, memo, stamp[0], draw):
                 return budget
         return INF
     if form == 4:
         if m >= sets_max - 1:
-            return _knitted_straight_dist(h, m - (sets_max - 1))
+            return _knitted_straight_dist(h, m - (sets_max - 1), bound)
         return INF
     if m != sets_max:
         return INF
@@ -254,7 +248,7 @@ def _form_dist(h, allowed, form, m, sets_max, memo, stamp, limit):
 @njit(nogil=True)
 def _ref_batch(hands, allowed, form_mask, sets_max, with_waits, out_sh, out_forms, out_mask):
     """Reference shanten (+ per-form values, + every-draw waits) of each row."""
-    memo = np.zeros((34 * 5 * 5 * 6 * 2, 2), dtype=np.int64)
+    memo = np.zeros((34 * 5 * 5 * 6 * 2, 3), dtype=np.int64)
     stamp = np.zeros(1, dtype=np.int64)
     h = np.zeros(34, dtype=np.int64)
     fd = np.full(6, INF, dtype=np.int64)
@@ -264,16 +258,17 @@ def _ref_batch(hands, allowed, form_mask, sets_max, with_waits, out_sh, out_form
         n = h.sum()
         m = (n - 1) // 3 if n % 3 == 1 else (n - 2) // 3
         d = INF
+        stamp[0] += 1
         for f in range(6):
             fd[f] = INF
             if form_mask & (1 << f):
-                fd[f] = _form_dist(h, allowed, f, m, sets_max, memo, stamp, 19)
+                fd[f] = _form_dist(h, allowed, f, m, sets_max, memo, stamp, 19, -1, INF)
                 d = min(d, fd[f])
             out_forms[r, f] = fd[f] - 1 if fd[f] < INF else 127
         out_sh[r] = d - 1
         if not with_waits:
             continue
-        for t in range(34):
+        for t in range(33, -1, -1):      # descending: failures past t are shared
             out_mask[r, t] = False
             if h[t] >= 4 or not allowed[t]:
                 continue
@@ -283,10 +278,9 @@ def _ref_batch(hands, allowed, form_mask, sets_max, with_waits, out_sh, out_form
                 # the minimum can lower the shanten
                 if fd[f] == d:
                     if f == 0:
-                        stamp[0] += 1
-                        ok = _regular_exists(h, allowed, m, d - 1, memo, stamp[0])
+                        ok = _regular_exists(h, allowed, m, d - 1, memo, stamp[0], t)
                     else:
-                        ok = _form_dist(h, allowed, f, m, sets_max, memo, stamp, 0) < d
+                        ok = _form_dist(h, allowed, f, m, sets_max, memo, stamp, 0, t, d) < d
                     if ok:
                         out_mask[r, t] = True
                         break
@@ -319,7 +313,7 @@ def ref_batch(hands: np.ndarray, rules: str, with_waits: bool = True):
 # ---------------------------------------------------------------------------------
 @njit(nogil=True)
 def _regular_dist_batch(hands, allowed, cap, out):
-    memo = np.zeros((34 * 5 * 5 * 6 * 2, 2), dtype=np.int64)
+    memo = np.zeros((34 * 5 * 5 * 6 * 2, 3), dtype=np.int64)
     stamp = np.zeros(1, dtype=np.int64)
     h = np.zeros(34, dtype=np.int64)
     for r in range(hands.shape[0]):
@@ -328,9 +322,9 @@ def _regular_dist_batch(hands, allowed, cap, out):
         n = h.sum()
         m = (n - 1) // 3 if n % 3 == 1 else (n - 2) // 3
         budget = 0
+        stamp[0] += 1
         while True:
-            stamp[0] += 1
-            if _regular_exists(h, allowed, m, budget, memo, stamp[0], cap):
+            if _regular_exists(h, allowed, m, budget, memo, stamp[0], -1, cap):
                 break
             budget += 1
         out[r] = budget - 1

@@ -1,0 +1,177 @@
+"""Shanten and waits: mjfast's table kernels against PyMahjongGB on the same random hands.
+
+    pytest benchmarks/bench_shanten.py --benchmark-only     # pytest-benchmark
+    python benchmarks/bench_shanten.py [N]                  # plain timing, prints ns/hand
+
+One set of ``N`` (default 1M) random 13-tile MCR hands, drawn from the wall
+(:func:`handsets.random_hands`, seeded), made once outside the timed parts, is given to
+
+- ``mjfast.shanten(counts, rules="mcr")``: every MCR form (regular, seven pairs, thirteen
+  orphans, honors-and-knitted, knitted straight), validation included, one thread, and the
+  same split over 2 threads (the kernel releases the GIL);
+- ``mjfast.waits(counts, rules="mcr")``: shanten + the effective tiles + their live counts;
+- ``MahjongGB.MahjongShanten`` (every form) and ``MahjongGB.RegularShanten`` (regular form,
+  also returns the useful tiles), one call per hand, on the first ``PEER_N`` hands of the
+  same set (default: all of them; the tile tuples are built outside the timed part).
+
+The last test prints ns/hand and the ratios (mjfast must be at least 100x faster per hand).
+Taiwan: ``mjfast.shanten(..., rules="taiwan")`` on N random 16-tile hands, hands/s.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from handsets import TILE_CODES, random_hands  # noqa: E402
+
+import mjfast.shanten as S  # noqa: E402
+
+N = int(os.environ.get("MJFAST_BENCH_N", 1_000_000))
+PEER_N = int(os.environ.get("MJFAST_BENCH_PEER_N", N))
+RESULTS: dict[str, float] = {}      # name -> seconds per hand (best round)
+
+
+def _gb_tuples(hands: np.ndarray) -> list[tuple[str, ...]]:
+    tiles = np.arange(34)
+    return [tuple(TILE_CODES[t] for t in np.repeat(tiles, row)) for row in hands]
+
+
+@pytest.fixture(scope="module")
+def hands():
+    h = random_hands(N, 13, "mcr", seed=20261129)
+    S.shanten(h[:1000])            # load the tables, compile / load the kernels
+    S.waits(h[:1000])
+    return h
+
+
+@pytest.fixture(scope="module")
+def gb_hands(hands):
+    return _gb_tuples(hands[:PEER_N])
+
+
+def _record(benchmark, name: str, n: int) -> None:
+    per = benchmark.stats.stats.min / n
+    RESULTS[name] = per
+    benchmark.extra_info["hands"] = n
+    benchmark.extra_info["ns_per_hand"] = per * 1e9
+    benchmark.extra_info["hands_per_s"] = 1 / per
+
+
+def test_mjfast_shanten_all_forms(benchmark, hands):
+    out = benchmark.pedantic(S.shanten, args=(hands,), kwargs={"rules": "mcr"},
+                             rounds=5, iterations=1)
+    assert out.shape == (N,) and out.min() >= 0
+    _record(benchmark, "mjfast_shanten", N)
+
+
+def test_mjfast_shanten_2_threads(benchmark, hands):
+    out = benchmark.pedantic(S.shanten, args=(hands,), kwargs={"rules": "mcr", "threads": 2},
+                             rounds=5, iterations=1)
+    assert out.shape == (N,)
+    _record(benchmark, "mjfast_shanten_2t", N)
+
+
+def test_mjfast_waits(benchmark, hands):
+    w = benchmark.pedantic(S.waits, args=(hands,), kwargs={"rules": "mcr"}, rounds=3,
+                           iterations=1)
+    assert w.mask.any(axis=1).all()
+    _record(benchmark, "mjfast_waits", N)
+
+
+def test_mjfast_waits_2_threads(benchmark, hands):
+    w = benchmark.pedantic(S.waits, args=(hands,), kwargs={"rules": "mcr", "threads": 2},
+                           rounds=3, iterations=1)
+    assert w.mask.any(axis=1).all()
+    _record(benchmark, "mjfast_waits_2t", N)
+
+
+def test_mahjonggb_mahjongshanten(benchmark, gb_hands):
+    import MahjongGB
+
+    def run():
+        f = MahjongGB.MahjongShanten
+        return [f(pack=(), hand=h) for h in gb_hands]
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    _record(benchmark, "gb_mahjongshanten", len(gb_hands))
+
+
+def test_mahjonggb_regularshanten(benchmark, gb_hands):
+    import MahjongGB
+
+    def run():
+        f = MahjongGB.RegularShanten
+        return [f(h) for h in gb_hands]
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    _record(benchmark, "gb_regularshanten", len(gb_hands))
+
+
+def test_taiwan_shanten_16_tiles(benchmark):
+    h = random_hands(N, 16, "taiwan", seed=20261130)
+    S.shanten(h[:1000], rules="taiwan")
+    out = benchmark.pedantic(S.shanten, args=(h,), kwargs={"rules": "taiwan"}, rounds=5,
+                             iterations=1)
+    assert out.shape == (N,)
+    _record(benchmark, "mjfast_taiwan_shanten", N)
+
+
+def test_ratios():
+    """mjfast at least 100x the reference calculator, per hand, in this run."""
+    need = ("mjfast_shanten", "mjfast_waits", "gb_mahjongshanten", "gb_regularshanten")
+    if not all(k in RESULTS for k in need):
+        pytest.skip("run the whole file")
+    _print_summary(RESULTS)
+    assert RESULTS["gb_mahjongshanten"] / RESULTS["mjfast_shanten"] >= 100
+    assert RESULTS["gb_regularshanten"] / RESULTS["mjfast_waits"] >= 100
+
+
+def _print_summary(r: dict[str, float]) -> None:
+    print()
+    for k, v in r.items():
+        print(f"  {k:<24} {v * 1e9:12.1f} ns/hand  {1 / v:14,.0f} hands/s")
+    if "gb_mahjongshanten" in r:
+        print(f"  shanten ratio (MahjongShanten / mjfast)  {r['gb_mahjongshanten'] / r['mjfast_shanten']:8.0f}x")
+    if "gb_regularshanten" in r:
+        print(f"  waits ratio (RegularShanten / mjfast)    {r['gb_regularshanten'] / r['mjfast_waits']:8.0f}x")
+
+
+def _best(fn, *args, rounds=3, **kwargs):
+    best = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        fn(*args, **kwargs)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main(n: int = N) -> None:
+    import MahjongGB
+    h = random_hands(n, 13, "mcr", seed=20261129)
+    S.shanten(h[:1000])
+    S.waits(h[:1000])
+    r = {
+        "mjfast_shanten": _best(S.shanten, h, rounds=5) / n,
+        "mjfast_shanten_2t": _best(S.shanten, h, rounds=5, threads=2) / n,
+        "mjfast_waits": _best(S.waits, h) / n,
+        "mjfast_waits_2t": _best(S.waits, h, threads=2) / n,
+    }
+    peer = _gb_tuples(h[:min(n, PEER_N)])
+    r["gb_mahjongshanten"] = _best(lambda: [MahjongGB.MahjongShanten(pack=(), hand=x) for x in peer],
+                                   rounds=1) / len(peer)
+    r["gb_regularshanten"] = _best(lambda: [MahjongGB.RegularShanten(x) for x in peer],
+                                   rounds=1) / len(peer)
+    t16 = random_hands(n, 16, "taiwan", seed=20261130)
+    S.shanten(t16[:1000], rules="taiwan")
+    r["mjfast_taiwan_shanten"] = _best(S.shanten, t16, rules="taiwan", rounds=5) / n
+    _print_summary(r)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else N)
