@@ -1854,9 +1854,9 @@ def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, preval
 
 
 @njit(**JIT_OPTIONS)
-def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
-                       has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
-                       heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s, live):
+def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
+                 has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
+                 heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s, live):
     """Every winning tile of N ready hands (13 concealed-equivalent tiles, no winning tile).
 
     For each tile that completes the hand (and of which the player does not already hold
@@ -1865,7 +1865,6 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
     visible copies). With ``visible``, 和绝张 holds when the three other copies are visible
     (the visible tiles and the player's own melds).
     """
-    n = counts.shape[0]
     divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     work = _new_work()
     c = np.zeros(34, dtype=np.int64)
@@ -1877,7 +1876,7 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
     dscr = np.zeros((4, 8), dtype=np.int64)  # decomposer scratch (new_scratch())
     sc = np.zeros((16, MAX_DIVISIONS), dtype=np.int64)
     flower_pts = points[FLOWER_TILES]
-    for h in range(n):
+    for h in range(lo, hi):
         for t in range(34):
             c[t] = counts[h, t]
             own[t] = counts[h, t]
@@ -1929,3 +1928,26 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
                 tot_s[h, t] = ts + flowers[h] * flower_pts
                 legal_s[h, t] = ts >= minimum
             c[t] -= 1
+
+
+@njit(parallel=True, **JIT_OPTIONS)
+def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
+                       has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
+                       heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s,
+                       live, chunk):
+    """Every winning tile of N ready hands (13 tiles, melds as 3), chunks in parallel.
+
+    For each tile that completes the hand (and of which the player does not already hold
+    all four): the total on a discard win and on a self-draw (flowers included), whether
+    each is legal (>= minimum without flowers), and the live count (4 - own copies -
+    visible copies). With ``visible``, 和绝张 holds when the three other copies are visible
+    (the visible tiles and the player's own melds)."""
+    n = counts.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        lo = ci * chunk
+        hi = min(n, lo + chunk)
+        _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
+                     has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
+                     heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s,
+                     live)

@@ -187,7 +187,7 @@ def score_waits_batch(batch: HandBatch, visible: np.ndarray | None = None, varia
                              batch.n_melds.astype(np.int64), batch.flowers.astype(np.int64),
                              _kernel_flags(batch), batch.seat.astype(np.int64),
                              batch.prevalent.astype(np.int64), vis, has_vis, *tb.args(),
-                             tb.minimum, wins, td, ts, ld, ls, live)
+                             tb.minimum, wins, td, ts, ld, ls, live, _chunk(n))
     return WaitScores(wins, td, ts, ld, ls, live)
 
 

@@ -1,0 +1,119 @@
+"""MCR: batch scoring of 1M random complete hands against the reference calculator's
+per-hand calls on the same hands (one run), and ``score_waits`` on 1M ready hands.
+
+    pytest benchmarks/bench_score_mcr.py --benchmark-only      # pytest-benchmark
+    python benchmarks/bench_score_mcr.py [N]                   # plain timing, prints hands/s
+
+The hands come from ``tests/test_mcr_gen.py::random_batch`` (random melds of every kind
+with 0-4 called melds, kongs of every kind, seven pairs, thirteen orphans, knitted forms,
+nine gates, every situation flag, flowers), made once outside the timed part. Timed:
+
+- ``mjfast.scoring.score_batch(batch, variant="botzone")`` (the compiled kernel, chunks
+  in parallel over the available threads, plus the array wrapper);
+- ``MahjongGB.MahjongFanCalculator(*args)`` once per hand, the argument tuples built
+  beforehand (only the calculator's own per-call cost is timed);
+- ``score_waits_batch`` on the same hands less their winning tile (every tile tried on a
+  discard and on a self-draw).
+
+``extra_info``: hands/s for each, ``ratio_vs_reference`` = our batch rate / the reference's
+per-hand rate, measured in the same run.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import fields, replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from test_mcr_gen import gb_args, random_batch  # noqa: E402
+
+from mjfast.hand import FOURTH_TILE, KONG_REPLACEMENT, ROBBING_KONG, SELF_DRAWN  # noqa: E402
+from mjfast.scoring import mcr  # noqa: E402
+
+N = int(os.environ.get("MJFAST_BENCH_N", 1_000_000))
+
+
+def ready_of(batch):
+    arrays = {f.name: getattr(batch, f.name).copy() for f in fields(batch)
+              if isinstance(getattr(batch, f.name), np.ndarray)}
+    r = replace(batch, **arrays)
+    r.counts[np.arange(len(r)), r.winning_tile.astype(np.int64)] -= 1
+    r.winning_tile[:] = -1
+    r.flags &= ~np.uint16(SELF_DRAWN | FOURTH_TILE | KONG_REPLACEMENT | ROBBING_KONG)
+    return r
+
+
+def reference_rate(batch) -> float:
+    import MahjongGB
+    calc = MahjongGB.MahjongFanCalculator
+    args = [gb_args(batch, i) for i in range(len(batch))]
+    t = time.perf_counter()
+    for a in args:
+        try:
+            calc(*a)
+        except TypeError:
+            pass
+    return len(args) / (time.perf_counter() - t)
+
+
+def ours_rate(batch, rounds=3) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        mcr.score_batch(batch, variant="botzone")
+        best = min(best, time.perf_counter() - t)
+    return len(batch) / best
+
+
+@pytest.fixture(scope="module")
+def batch():
+    mcr.score_batch(random_batch(100, seed=1), variant="botzone")     # compile / load
+    mcr.score_waits_batch(ready_of(random_batch(100, seed=1)), None, variant="botzone")
+    return random_batch(N, seed=2026)
+
+
+def test_score_batch_1m(benchmark, batch):
+    pytest.importorskip("MahjongGB")
+    res = benchmark.pedantic(mcr.score_batch, args=(batch,), kwargs={"variant": "botzone"},
+                             rounds=3, iterations=1)
+    assert res.complete.all()
+    rate = len(batch) / benchmark.stats.stats.min
+    ref = reference_rate(batch)
+    benchmark.extra_info.update(hands=len(batch), hands_per_s=rate, reference_hands_per_s=ref,
+                                ratio_vs_reference=rate / ref)
+
+
+def test_score_waits_1m(benchmark, batch):
+    ready = ready_of(batch)
+    res = benchmark.pedantic(mcr.score_waits_batch, args=(ready, None), kwargs={"variant": "botzone"},
+                             rounds=1, iterations=1)
+    assert res.wins.any(axis=1).all()
+    benchmark.extra_info.update(hands=len(ready), hands_per_s=len(ready) / benchmark.stats.stats.min)
+
+
+if __name__ == "__main__":
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else N
+    import numba
+    mcr.score_batch(random_batch(100, seed=1), variant="botzone")
+    mcr.score_waits_batch(ready_of(random_batch(100, seed=1)), None, variant="botzone")
+    t = time.perf_counter()
+    b = random_batch(n, seed=2026)
+    print(f"generated {n} hands in {time.perf_counter() - t:.1f}s; threads={numba.get_num_threads()}")
+    ours = ours_rate(b)
+    ref = reference_rate(b)
+    print(f"score_batch   {ours:12,.0f} hands/s")
+    print(f"MahjongGB     {ref:12,.0f} hands/s (per-hand calls)")
+    print(f"ratio         {ours / ref:12.2f}x")
+    numba.set_num_threads(1)
+    one = ours_rate(b)
+    print(f"score_batch 1 thread {one:12,.0f} hands/s ({one / ref:.2f}x)")
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    r = ready_of(b)
+    t = time.perf_counter()
+    mcr.score_waits_batch(r, None, variant="botzone")
+    print(f"score_waits   {n / (time.perf_counter() - t):12,.0f} ready hands/s")
