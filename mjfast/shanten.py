@@ -294,7 +294,8 @@ def format_report(d: dict) -> str:
     if eff:
         total = sum(e["live"] for e in eff)
         tiles = " ".join(f"{e['tile']}x{e['live']}" for e in eff)
-        lines.append(f"effective: {len(eff)} kinds, {total} live: {tiles}")
+        kinds = f"{len(eff)} kind" + ("s" if len(eff) != 1 else "")
+        lines.append(f"effective: {kinds}, {total} live: {tiles}")
     if "waits" in d:
         total = sum(e["live"] for e in d["waits"])
         tiles = " ".join(f"{e['tile']}x{e['live']}" for e in d["waits"])

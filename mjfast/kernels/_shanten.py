@@ -411,8 +411,14 @@ def _block_waits(counts, b0, nb, form_mask, max_sets, hand_size, two_player, SSH
     if max_sets == 4:
         _others(V, 10)
     else:
-        _others(V, NK)
+        _others_any(V, NK)
     return bad, reason
+
+
+@njit(**JIT_OPTIONS)
+def _others_any(V, nk):
+    """:func:`_others` with a run-time field count (Taiwan's 12; compiled once, small)."""
+    _others(V, nk)
 
 
 @njit(**JIT_OPTIONS)
