@@ -255,3 +255,18 @@ def test_tables_cached_regenerated_and_fast(tmp_path):
     victim.write_bytes(b"not a table")
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
     assert np.load(victim).dtype == np.uint64
+
+
+def test_cli_shanten_json_and_text():
+    """``mjfast shanten "<hand>" [--json]`` as a user runs it."""
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "mjfast", "shanten", *args],
+                              capture_output=True, text=True, timeout=300)
+    out = run("123456789m1112p", "--rules", "mcr", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d == {"shanten": 0, "effective": [{"tile": "2p", "live": 3}, {"tile": "3p", "live": 4}],
+                 "waits": [{"tile": "2p", "live": 3}, {"tile": "3p", "live": 4}]}
+    out = run("1367m2p4599s1357z")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("shanten: ") and "effective:" in out.stdout
