@@ -67,6 +67,9 @@ def _guard_cache() -> None:
 
 _guard_cache()
 
+# integer division / modulo by constants only: no divide-by-zero checks needed
+_JIT = dict(JIT_OPTIONS, error_model="numpy")
+
 N_FANS = 83  # column = fan id (0 unused), 82 = 明暗杠
 
 # fan ids (the rule table's ids; the table file checks they exist)
@@ -218,33 +221,33 @@ P_KONG = 2
 P_PAIR = 3
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _suit(code):
     return code >> 4
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _rank(code):
     return code & 15
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _numbered(code):
     s = code >> 4
     return s >= 1 and s <= 3
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _is_dragon(code):
     return code >= 0x45 and code <= 0x47
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _is_wind(code):
     return code >= 0x41 and code <= 0x44
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _is_terminal(code):
     if not _numbered(code):
         return False
@@ -252,12 +255,12 @@ def _is_terminal(code):
     return r == 1 or r == 9
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _is_term_or_honor(code):
     return (code >> 4) == 4 or _is_terminal(code)
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _is_green(code):
     if code == 0x46:
         return True
@@ -267,7 +270,7 @@ def _is_green(code):
     return r == 2 or r == 3 or r == 4 or r == 6 or r == 8
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _is_reversible(code):
     if code == 0x47:
         return True
@@ -283,7 +286,7 @@ def _is_reversible(code):
 # ---------------------------------------------------------------------------------------
 # regular-form completeness and waits (counts uncapped, as the calculators' wait test)
 # ---------------------------------------------------------------------------------------
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _sets_only(c, tmp):
     """Whether counts c split into pungs and chows (greedy from the lowest tile: a pung
     is always safe to take there). Counts may exceed 4. tmp is scratch (34,)."""
@@ -306,7 +309,7 @@ def _sets_only(c, tmp):
     return True
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _complete(c, tmp):
     """Whether counts c form a regular hand (sets + one pair); counts may exceed 4."""
     total = 0
@@ -324,7 +327,7 @@ def _complete(c, tmp):
     return False
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _regular_waits(s, n, out, tmp, stop):
     """Tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into out[34];
     returns how many."""
@@ -362,7 +365,7 @@ def _regular_waits(s, n, out, tmp, stop):
 POW5 = np.array([5 ** k for k in range(10)], dtype=np.int64)
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def build_suit_table():
     """uint8[5**9]: for the base-5 code of a suit's counts (0..4 each), bit 0 = the suit
     splits into sets only, bit 1 = into sets and one pair."""
@@ -392,7 +395,7 @@ def build_suit_table():
     return out
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _suit_sets_only(c, tmp):
     for r in range(9):
         tmp[r] = c[r]
@@ -411,7 +414,7 @@ def _suit_sets_only(c, tmp):
     return True
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _honor_bits(st, extra):
     """bit 0: honors (with ``extra`` added, -1 none) are pungs only; bit 1: pungs + one pair."""
     pairs = 0
@@ -428,7 +431,7 @@ def _honor_bits(st, extra):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
     """:func:`_regular_waits` with the per-suit table (same result)."""
     k = 0
@@ -459,6 +462,20 @@ def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
                 near = True
         if not near:
             continue
+        g = t // 9 if t < 27 else 3
+        # the other groups must already be sets (all, or all but one that holds the pair)
+        others_sets = True
+        others_pair = 0
+        for i in range(4):
+            if i != g:
+                if not (bits[i] & 1):
+                    others_sets = False
+                    if bits[i] & 2:
+                        others_pair += 1
+                    else:
+                        others_pair += 2
+        if not others_sets and others_pair != 1:
+            continue
         if s[t] >= 4:
             # a fifth copy: outside the table, the slow test (the calculators count it)
             s[t] += 1
@@ -484,7 +501,7 @@ def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
     return k
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _groups_complete(bits):
     for j in range(4):
         if bits[j] & 2:
@@ -498,7 +515,7 @@ def _groups_complete(bits):
     return False
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_melded, first, npk, win_code):
     """Edge / closed / single wait when the hand waited on exactly one tile. Looks at the
     concealed packs (indices first..npk-1; chows and the pair)."""
@@ -528,14 +545,14 @@ def _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_melded, first, npk, win_code)
 # ---------------------------------------------------------------------------------------
 # chow and pung families
 # ---------------------------------------------------------------------------------------
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _shift1_unordered(a, b, c):
     lo = min(a, min(b, c))
     hi = max(a, max(b, c))
     return hi - lo == 2 and a != b and b != c and a != c
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _four_chows_fan(t0, t1, t2, t3):
     if (t0 + 2 == t1 and t1 + 2 == t2 and t2 + 2 == t3) or (t0 + 1 == t1 and t1 + 1 == t2 and t2 + 1 == t3):
         return FOUR_PURE_SHIFTED_CHOWS
@@ -544,7 +561,7 @@ def _four_chows_fan(t0, t1, t2, t3):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _three_chows_fan(t0, t1, t2):
     s0, s1, s2 = t0 >> 4, t1 >> 4, t2 >> 4
     r0, r1, r2 = t0 & 15, t1 & 15, t2 & 15
@@ -567,7 +584,7 @@ def _three_chows_fan(t0, t1, t2):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _two_chows_fan(t0, t1):
     if (t0 >> 4) != (t1 >> 4):
         if (t0 & 15) == (t1 & 15):
@@ -583,7 +600,7 @@ def _two_chows_fan(t0, t1):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _extra_chow_fan(a, b, c, x):
     f0 = _two_chows_fan(a, x)
     f1 = _two_chows_fan(b, x)
@@ -594,7 +611,7 @@ def _extra_chow_fan(a, b, c, x):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _account_once(fans, nf, max_cnt, ft, table):
     """Pairwise chow fans under the account-once principle: at most ``max_cnt`` of them,
     duplicates cut first, cheapest kinds (老少副, 连六, 喜相逢, 一般高) cut first."""
@@ -618,7 +635,7 @@ def _account_once(fans, nf, max_cnt, ft, table):
         ft[PURE_DOUBLE_CHOW + k] = table[k]
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _four_chows(m, ft, tmp):
     f = _four_chows_fan(m[0], m[1], m[2], m[3])
     if f != 0:
@@ -665,7 +682,7 @@ def _four_chows(m, ft, tmp):
         _account_once(fans, 6, max_cnt, ft, tmp[6:10])
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _three_chows(m, ft, tmp):
     f = _three_chows_fan(m[0], m[1], m[2])
     if f != 0:
@@ -678,7 +695,7 @@ def _three_chows(m, ft, tmp):
     _account_once(fans, 3, 2, ft, tmp[6:10])
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _four_pungs_fan(t0, t1, t2, t3):
     if _numbered(t0) and t0 + 1 == t1 and t1 + 1 == t2 and t2 + 1 == t3:
         return FOUR_PURE_SHIFTED_PUNGS
@@ -687,7 +704,7 @@ def _four_pungs_fan(t0, t1, t2, t3):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _three_pungs_fan(t0, t1, t2):
     if _numbered(t0) and _numbered(t1) and _numbered(t2):
         s0, s1, s2 = t0 >> 4, t1 >> 4, t2 >> 4
@@ -708,7 +725,7 @@ def _three_pungs_fan(t0, t1, t2):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _two_pungs_fan(t0, t1):
     if _numbered(t0) and _numbered(t1):
         if (t0 & 15) == (t1 & 15):
@@ -719,7 +736,7 @@ def _two_pungs_fan(t0, t1):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _four_pungs(m, ft):
     f = _four_pungs_fan(m[0], m[1], m[2], m[3])
     if f != 0:
@@ -760,7 +777,7 @@ def _four_pungs(m, ft):
                 ft[g] += 1
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _three_pungs(m, ft):
     f = _three_pungs_fan(m[0], m[1], m[2])
     if f != 0:
@@ -773,7 +790,7 @@ def _three_pungs(m, ft):
                 ft[g] += 1
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _kongs(codes, kinds, melded, n, ft, kong_combo):
     """Kong / concealed-pung counts and the per-pung fans (箭刻, 幺九刻)."""
     mk = 0
@@ -894,7 +911,7 @@ for _t in range(34):
     TILE_BITS[_t] = _b
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _hand_traits(tc, n_kongs, ft):
     """One pass over the hand's tiles (kongs as 4): the suit fans (无字, 缺一门, 混一色,
     清一色, 五门齐), the tile-kind fans (断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九), the
@@ -961,7 +978,7 @@ def _hand_traits(tc, n_kongs, ft):
     ft[TILE_HOG] = fours - n_kongs
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _by_suits(tc, ft):
     """tc: (34,) counts of every tile of the hand (kongs as 4)."""
     h1 = False
@@ -996,7 +1013,7 @@ def _by_suits(tc, ft):
         ft[ALL_TYPES] = 1
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _by_traits(tc, ft):
     simples = True
     rev = True
@@ -1038,7 +1055,7 @@ def _by_traits(tc, ft):
         ft[ALL_TERMINALS_AND_HONORS] = 1
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _by_rank_range(tc, ft):
     flag = 0
     for t in range(34):
@@ -1063,7 +1080,7 @@ def _by_rank_range(tc, ft):
         ft[MIDDLE_TILES] = 1
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _tile_hog(tc, n_kongs, ft):
     k = 0
     for t in range(34):
@@ -1072,7 +1089,7 @@ def _tile_hog(tc, n_kongs, ft):
     ft[TILE_HOG] = k - n_kongs
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _by_packs_traits(pk_kind, pk_code, npk, ft):
     term = 0
     honor = 0
@@ -1106,7 +1123,7 @@ def _by_packs_traits(pk_kind, pk_code, npk, ft):
         ft[ALL_EVEN_PUNGS] = 1
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _by_win_flag(wf, ft):
     if wf & W_4TH:
         ft[LAST_TILE] = 1
@@ -1124,7 +1141,7 @@ def _by_win_flag(wf, ft):
         ft[SELF_DRAWN_FAN] = 1
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _exclusions(ft, order, excl, red_t, red_n, red_unless, pres):
     """Apply the exclusion graph in its topological order: a fan that counts rules out the
     fans it excludes and makes its account-once deductions (wind pungs: later).
@@ -1162,7 +1179,7 @@ def _exclusions(ft, order, excl, red_t, red_n, red_unless, pres):
                     ft[tgt] = 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _wind_pung(code, prevalent, seat, ft, excl, red_t, red_n, red_unless):
     """A wind pung: 圈风刻 / 门风刻, each taking its pung out of 幺九刻 (account once)
     unless a fan that already accounted for the wind pungs counts."""
@@ -1176,7 +1193,7 @@ def _wind_pung(code, prevalent, seat, ft, excl, red_t, red_n, red_unless):
             _wind_reduce(SEAT_WIND, ft, red_t, red_n, red_unless)
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _wind_reduce(f, ft, red_t, red_n, red_unless):
     tgt = red_t[f]
     if tgt <= 0:
@@ -1189,7 +1206,7 @@ def _wind_reduce(f, ft, red_t, red_n, red_unless):
         ft[tgt] = 0
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _winds_allowed(ft, excl):
     """No counting fan excludes the wind-pung fans (大四喜 does)."""
     for f in range(1, N_FANS):
@@ -1201,7 +1218,7 @@ def _winds_allowed(ft, excl):
     return True
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _total(ft, points):
     s = 0
     for f in range(N_FANS):
@@ -1213,7 +1230,7 @@ def _total(ft, points):
 # ---------------------------------------------------------------------------------------
 # one hand
 # ---------------------------------------------------------------------------------------
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _sort_into(src, n, dst):
     for i in range(n):
         v = src[i]
@@ -1224,7 +1241,7 @@ def _sort_into(src, n, dst):
         dst[j + 1] = v
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _nine_gates(st):
     for base in (0, 9, 18):
         if st[base] == 3 and st[base + 8] == 3:
@@ -1238,7 +1255,7 @@ def _nine_gates(st):
     return False
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t, red_n,
               red_unless, kong_combo, heaven_no_waits, ft_best, divbuf, work, ft, work_fans, dscr, sc, suit_tab):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile.
@@ -1312,10 +1329,10 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
         for p in range(6):
             ok = True
             for g in range(3):
-                s = KNITTED[p, g]
-                for j in range(3):
-                    if c[s * 9 + g + 3 * j] == 0:
-                        ok = False
+                base = KNITTED[p, g] * 9 + g
+                if c[base] == 0 or c[base + 3] == 0 or c[base + 6] == 0:
+                    ok = False
+                    break
             if ok:
                 perm = p
                 break
@@ -1786,12 +1803,12 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
     return best
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _new_work():
     return np.zeros((10, 34), dtype=np.int64)
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _valid_row(counts, h, win, n_melds):
     """A row the kernel can score: winning tile held, counts 0..4, 14 tiles (melds as 3)."""
     if win < 0 or win >= 34 or counts[h, win] == 0:
@@ -1804,7 +1821,7 @@ def _valid_row(counts, h, win, n_melds):
     return total == 14 - 3 * n_melds
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
                  points, excl, order, red_t, red_n, red_unless, kong_combo,
                  heaven_no_waits, suit_tab, out_fans, out_total):
@@ -1836,7 +1853,7 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
         out_total[h] = tot + flowers[h] * points[FLOWER_TILES]
 
 
-@njit(parallel=True, **JIT_OPTIONS)
+@njit(parallel=True, **_JIT)
 def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, prevalent,
                        points, excl, order, red_t, red_n, red_unless, kong_combo,
                        heaven_no_waits, suit_tab, out_fans, out_total, chunk):
@@ -1853,7 +1870,7 @@ def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, preval
                      heaven_no_waits, suit_tab, out_fans, out_total)
 
 
-@njit(**JIT_OPTIONS)
+@njit(**_JIT)
 def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
                  has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
                  heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s, live):
@@ -1930,7 +1947,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent
             c[t] -= 1
 
 
-@njit(parallel=True, **JIT_OPTIONS)
+@njit(parallel=True, **_JIT)
 def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
                        has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
                        heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s,
