@@ -63,6 +63,9 @@ def _prepare(counts: Any, rules: str | RuleSet | None):
         rs = get_rules(rules if rules is not None else hand.rules)
         return hand.counts()[None, :], rs, True, hand
     rs = get_rules(rules if rules is not None else "mcr")
+    if isinstance(counts, (list, tuple)) and counts and isinstance(counts[0], (str, Hand)):
+        from .hand import hands_to_counts
+        return hands_to_counts(counts, rules=rs.name), rs, False, None
     arr = np.asarray(counts)
     single = arr.ndim == 1
     if single:
@@ -128,7 +131,7 @@ def shanten(counts: Any, rules: str | RuleSet | None = None, forms: bool = False
     """Shanten of N hands: int8 (N,) with -1 = complete, 0 = ready.
 
     ``counts``: (N, 34) concealed counts, a (34,) row, a :class:`Hand` or a hand string
-    (then an ``int`` is returned). ``rules``: ``mcr`` (default), ``taiwan``, ``tuidaohu``,
+    (then an ``int`` is returned), or a list of Hands / hand strings. ``rules``: ``mcr`` (default), ``taiwan``, ``tuidaohu``,
     ``two_player`` (a Hand's own rule set when omitted). ``threads`` > 1 splits the batch
     over threads (the kernel releases the GIL).
 

@@ -202,6 +202,7 @@ def test_hand_and_string_inputs():
     w = waits("11123456789m99p")
     assert isinstance(w, Waits) and w.shanten == 0
     assert shanten("19m19p19s1234567z", forms=True)["thirteen_orphans"] == 0
+    assert shanten(["11122345678999m", "11123456789m99p"]).tolist() == [-1, 0]
     # the package attribute is callable whether the submodule was imported or not
     assert mjfast.shanten(NINE_GATES) == 0
     assert mjfast.shanten.report("11122345678999m")["shanten"] == -1

@@ -9,6 +9,12 @@ Distances (``dist``) are ``min |W - H|`` over the complete hands ``W`` of a form
 ``dist - 1``. Per-form outputs use ``NO_FORM`` where the form cannot be reached (called
 melds, or a form the rule set does not have).
 
+Rows are processed in blocks of ``BLK`` (64) hands: the table words are gathered per row,
+then every value is laid out ``[part, field, lane]`` so that the min-plus combinations of
+the four parts and the knitted-form arithmetic run as SIMD byte operations over the lanes
+(:func:`_block`); the per-row work left is the wait masks (:func:`_waits_block`). The field
+count is a literal so that Numba/LLVM unroll the combination loops.
+
 Rows are validated on the way (a count above 4, a total that no hand of the rule set has,
 a tile outside the rule set): the kernels stop at the first bad row and return
 ``(row, reason)``; ``(-1, 0)`` means every row was fine.
