@@ -911,6 +911,13 @@ for _t in range(34):
     TILE_BITS[_t] = _b
 
 
+# the fans _hand_traits can set
+TRAIT_FANS = np.array([NO_HONORS, ONE_VOIDED_SUIT, HALF_FLUSH, FULL_FLUSH, ALL_TYPES, ALL_SIMPLES,
+                       REVERSIBLE_TILES, ALL_GREEN, ALL_HONORS, ALL_TERMINALS,
+                       ALL_TERMINALS_AND_HONORS, LOWER_FOUR, LOWER_TILES, UPPER_FOUR,
+                       UPPER_TILES, MIDDLE_TILES, TILE_HOG], dtype=np.int64)
+
+
 @njit(**_JIT)
 def _hand_traits(tc, n_kongs, ft):
     """One pass over the hand's tiles (kongs as 4): the suit fans (无字, 缺一门, 混一色,
@@ -1715,11 +1722,12 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
         # whole-hand traits (suits, tile kinds, rank bands, tile hog): the same for every
         # division, computed once
         if not hand_done:
-            for f in range(N_FANS):
-                hf[f] = 0
+            for k in range(TRAIT_FANS.shape[0]):
+                hf[TRAIT_FANS[k]] = 0
             _hand_traits(tc, n_fixed_kongs, hf)
             nhf = 0
-            for f in range(N_FANS):
+            for k in range(TRAIT_FANS.shape[0]):
+                f = TRAIT_FANS[k]
                 if hf[f] != 0:
                     hf_ids[nhf] = f
                     nhf += 1
