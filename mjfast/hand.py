@@ -296,6 +296,22 @@ class Hand:
         from .notation import format_hand
         return format_hand(self, fmt)
 
+    def shanten(self, forms: bool = False):
+        """Shanten of this hand (-1 complete, 0 ready); see :func:`mjfast.shanten`."""
+        from .shanten import shanten
+        return shanten(self, rules=self.rules, forms=forms)
+
+    def waits(self, visible=None):
+        """Effective tiles (the winning tiles of a ready hand) with live counts;
+        see :func:`mjfast.waits`."""
+        from .shanten import waits
+        return waits(self, rules=self.rules, visible=visible)
+
+    def decompose(self):
+        """Every division of this complete hand; see :func:`mjfast.decompose`."""
+        from .decompose import decompose
+        return decompose(self)
+
     def with_situation(self, **options) -> "Hand":
         return replace(self, situation=self.situation.with_options(**options))
 

@@ -239,3 +239,14 @@ def test_two_player_rejects_pin_counts():
 def test_form_masks():
     assert form_mask("tuidaohu") == 0b11
     assert form_mask("taiwan") == 0b100001
+
+
+def test_hand_convenience_methods_match_the_functions():
+    import mjfast
+    ready = mjfast.parse_hand("1112345678999m")
+    assert ready.shanten() == mjfast.shanten(ready) == 0
+    w = ready.waits()
+    assert w.mask[0].sum() == 9          # nine gates waits on every character
+    done = mjfast.parse_hand("1112345678999m5m")
+    assert done.shanten() == -1
+    assert [d.key() for d in done.decompose()] == [d.key() for d in decompose(done)]
