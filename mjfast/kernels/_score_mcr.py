@@ -433,7 +433,12 @@ def _honor_bits(st, extra):
 
 @njit(**_JIT)
 def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
-    """:func:`_regular_waits` with the per-suit table (same result)."""
+    """:func:`_regular_waits` with the per-suit table (same result).
+
+    Adding tile t changes one group (a suit or the honors); the hand is complete when
+    that group becomes "sets + pair" and the others are "sets", or it becomes "sets" and
+    exactly one other group is "sets + pair" (a group cannot be both). So each group is
+    tried only when the other three allow it, and then only its tiles next to held ones."""
     k = 0
     for t in range(34):
         out[t] = False
@@ -448,56 +453,62 @@ def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
         keys[g] = key
         bits[g] = suit_tab[key]
     bits[3] = _honor_bits(s, -1)
-    for t in range(34):
-        near = s[t] > 0
-        if not near and t < 27:
-            r = t % 9
-            if r >= 1 and s[t - 1] > 0:
-                near = True
-            elif r >= 2 and s[t - 2] > 0:
-                near = True
-            elif r <= 7 and s[t + 1] > 0:
-                near = True
-            elif r <= 6 and s[t + 2] > 0:
-                near = True
-        if not near:
-            continue
-        g = t // 9 if t < 27 else 3
-        # the other groups must already be sets (all, or all but one that holds the pair)
+    for g in range(4):
         others_sets = True
         others_pair = 0
         for i in range(4):
-            if i != g:
-                if not (bits[i] & 1):
-                    others_sets = False
-                    if bits[i] & 2:
-                        others_pair += 1
-                    else:
-                        others_pair += 2
-        if not others_sets and others_pair != 1:
-            continue
-        if s[t] >= 4:
-            # a fifth copy: outside the table, the slow test (the calculators count it)
-            s[t] += 1
-            ok = _complete(s, tmp)
-            s[t] -= 1
+            if i != g and not (bits[i] & 1):
+                others_sets = False
+                others_pair += 1 if bits[i] & 2 else 2
+        if others_sets:
+            need = 2
+        elif others_pair == 1:
+            need = 1
         else:
-            if t < 27:
-                g = t // 9
-                saved = bits[g]
-                bits[g] = suit_tab[keys[g] + POW5[t % 9]]
-                ok = _groups_complete(bits)
-                bits[g] = saved
-            else:
-                saved = bits[3]
-                bits[3] = _honor_bits(s, t)
-                ok = _groups_complete(bits)
-                bits[3] = saved
-        if ok:
-            out[t] = True
-            k += 1
-            if k >= stop:
-                return k
+            continue
+        if g < 3:
+            base = g * 9
+            for r in range(9):
+                t = base + r
+                near = s[t] > 0
+                if not near:
+                    if r >= 1 and s[t - 1] > 0:
+                        near = True
+                    elif r >= 2 and s[t - 2] > 0:
+                        near = True
+                    elif r <= 7 and s[t + 1] > 0:
+                        near = True
+                    elif r <= 6 and s[t + 2] > 0:
+                        near = True
+                if not near:
+                    continue
+                if s[t] >= 4:
+                    # a fifth copy: outside the table, the slow test (the calculators count it)
+                    s[t] += 1
+                    ok = _complete(s, tmp)
+                    s[t] -= 1
+                else:
+                    ok = (suit_tab[keys[g] + POW5[r]] & need) != 0
+                if ok:
+                    out[t] = True
+                    k += 1
+                    if k >= stop:
+                        return k
+        else:
+            for t in range(27, 34):
+                if s[t] == 0:
+                    continue
+                if s[t] >= 4:
+                    s[t] += 1
+                    ok = _complete(s, tmp)
+                    s[t] -= 1
+                else:
+                    ok = (_honor_bits(s, t) & need) != 0
+                if ok:
+                    out[t] = True
+                    k += 1
+                    if k >= stop:
+                        return k
     return k
 
 
@@ -1267,21 +1278,20 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
               red_unless, kong_combo, heaven_no_waits, ft_best, divbuf, work, ft, work_fans, dscr, sc, suit_tab):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile.
     Writes fan counts into ft_best (int32[N_FANS], flowers not included) and returns the
-    total without flowers, or -1 when the hand is not complete."""
-    for f in range(N_FANS):
-        ft_best[f] = 0
+    total without flowers, or -1 when the hand is not complete (ft_best is then
+    undefined; every path that returns a total has written all of it)."""
     # ---- standing tiles (without the winning tile), tiles of the fixed melds ------------
     st = work[0]
     tc = work[1]      # every tile of the hand, kongs as 4
     meld_cnt = work[2]  # copies in fixed melds (kongs as 4)
+    n_st = -1
     for t in range(34):
-        st[t] = c[t]
-        tc[t] = c[t]
+        v = c[t]
+        st[t] = v
+        tc[t] = v
         meld_cnt[t] = 0
+        n_st += v
     st[win] -= 1
-    n_st = 0
-    for t in range(34):
-        n_st += st[t]
     fixed_melded = 0
     n_fixed_kongs = 0
     any_kong = False
@@ -1844,9 +1854,15 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
     for h in range(lo, hi):
         w = win[h]
         tot = -1
-        if _valid_row(counts, h, w, n_melds[h]):
-            for t in range(34):
-                c[t] = counts[h, t]
+        ok = w >= 0 and w < 34
+        total = 0
+        for t in range(34):
+            v = counts[h, t]
+            c[t] = v
+            total += v
+            if v > 4:
+                ok = False
+        if ok and c[w] > 0 and total == 14 - 3 * n_melds[h]:
             tot = score_one(c, w, melds[h], n_melds[h], flags[h], seat[h], prevalent[h], points,
                             excl, order, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
                             ft, divbuf, work, ftw, wfans, dscr, sc, suit_tab)
