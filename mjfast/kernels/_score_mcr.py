@@ -1863,17 +1863,16 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
             if v > 4:
                 ok = False
         if ok and c[w] > 0 and total == 14 - 3 * n_melds[h]:
+            # the best table is written straight into the output row
             tot = score_one(c, w, melds[h], n_melds[h], flags[h], seat[h], prevalent[h], points,
                             excl, order, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
-                            ft, divbuf, work, ftw, wfans, dscr, sc, suit_tab)
+                            out_fans[h], divbuf, work, ftw, wfans, dscr, sc, suit_tab)
         if tot < 0:
             out_total[h] = -1
             for f in range(N_FANS):
                 out_fans[h, f] = 0
             continue
-        ft[FLOWER_TILES] = flowers[h]
-        for f in range(N_FANS):
-            out_fans[h, f] = ft[f]
+        out_fans[h, FLOWER_TILES] = flowers[h]
         out_total[h] = tot + flowers[h] * points[FLOWER_TILES]
 
 
