@@ -27,46 +27,6 @@ from ._config import JIT_OPTIONS
 from ._decompose import DIV_COLS, MAX_DIVISIONS, divisions_into
 
 
-def _guard_cache() -> None:
-    """Numba's on-disk cache of this module embeds the decomposer kernel it calls but is
-    keyed on this file only: when ``_decompose.py`` changes, a stale cache can crash.
-    Drop this module's cache entries whenever the decomposer's source changes."""
-    import hashlib
-    import os
-    here = os.path.dirname(os.path.abspath(__file__))
-    try:
-        with open(os.path.join(here, "_decompose.py"), "rb") as fh:
-            stamp = hashlib.sha1(fh.read()).hexdigest()
-    except OSError:
-        return
-    dirs = [os.path.join(here, "__pycache__")]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        dirs.append(os.environ["NUMBA_CACHE_DIR"])
-    for d in dirs:
-        stamp_file = os.path.join(d, "_score_mcr.depstamp")
-        try:
-            with open(stamp_file) as fh:
-                if fh.read().strip() == stamp:
-                    continue
-        except OSError:
-            pass
-        for root, _, files in os.walk(d):
-            for f in files:
-                if f.startswith("_score_mcr.") and (f.endswith(".nbi") or f.endswith(".nbc")):
-                    try:
-                        os.remove(os.path.join(root, f))
-                    except OSError:
-                        pass
-        try:
-            os.makedirs(d, exist_ok=True)
-            with open(stamp_file, "w") as fh:
-                fh.write(stamp)
-        except OSError:
-            pass
-
-
-_guard_cache()
-
 # integer division / modulo by constants only: no divide-by-zero checks needed
 _JIT = dict(JIT_OPTIONS, error_model="numpy")
 
