@@ -5,6 +5,8 @@ Every hand command takes the same situation options (``--seat``, ``--tsumo``,
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import sys
 from typing import Any, Optional
@@ -19,33 +21,47 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 RULES_HELP = "Rule set: mcr, taiwan, tuidaohu, two_player."
 
 
-def _situation(seat, prevalent, dealer, tsumo, discarder, streak, flowers, table_discards,
-               original_ready, last_tile, kong_replacement, robbing_kong, fourth_tile,
-               first_turn) -> dict[str, Any]:
-    """Only the options the user actually gave (None = not given)."""
-    given = dict(seat=seat, prevalent=prevalent, dealer=dealer, self_drawn=tsumo,
-                 discarder=discarder, streak=streak, flowers=flowers,
-                 table_discards=table_discards, original_ready=original_ready,
-                 last_tile=last_tile, kong_replacement=kong_replacement,
-                 robbing_kong=robbing_kong, fourth_tile=fourth_tile, first_turn=first_turn)
-    return {k: v for k, v in given.items() if v is not None}
+# The one situation vocabulary: (keyword of parse_hand/score, Python type, Typer option).
+SITUATION_OPTIONS = [
+    ("seat", Optional[str], typer.Option(None, "--seat", help="Seat wind of the player: E S W N.")),
+    ("prevalent", Optional[str], typer.Option(None, "--prevalent", help="Prevalent (round) wind: E S W N.")),
+    ("dealer", Optional[str], typer.Option(None, "--dealer", help="Seat wind of the dealer (default E).")),
+    ("self_drawn", Optional[bool], typer.Option(None, "--tsumo/--ron", help="Self-drawn (tsumo) or discard (ron) win.")),
+    ("discarder", Optional[str], typer.Option(None, "--discarder", help="Seat wind of the discarder (a discard win).")),
+    ("streak", Optional[int], typer.Option(None, "--streak", help="Dealer's previous consecutive wins.")),
+    ("flowers", Optional[str], typer.Option(None, "--flowers", help="Flowers: a count or letters a..h.")),
+    ("table_discards", Optional[int], typer.Option(None, "--table-discards", help="Discards on the table at the win.")),
+    ("original_ready", Optional[bool], typer.Option(None, "--original-ready/--no-original-ready",
+                                                    help="Declared original ready (Taiwan).")),
+    ("last_tile", Optional[bool], typer.Option(None, "--last-tile/--no-last-tile",
+                                               help="Won on the last tile (of the wall / its discard).")),
+    ("kong_replacement", Optional[bool], typer.Option(None, "--kong-replacement/--no-kong-replacement",
+                                                      help="Self-drawn on a kong's replacement tile.")),
+    ("robbing_kong", Optional[bool], typer.Option(None, "--robbing-kong/--no-robbing-kong",
+                                                  help="Won by robbing an added kong.")),
+    ("fourth_tile", Optional[bool], typer.Option(None, "--fourth-tile/--no-fourth-tile",
+                                                 help="Winning tile's other three copies were visible (MCR).")),
+    ("first_turn", Optional[bool], typer.Option(None, "--first-turn/--no-first-turn",
+                                                help="Won on the first turn (heavenly/earthly hand).")),
+]
 
 
-# Shared option declarations (Typer reads them from the signature defaults).
-_SEAT = typer.Option(None, "--seat", help="Seat wind of the player: E S W N.")
-_PREV = typer.Option(None, "--prevalent", help="Prevalent (round) wind: E S W N.")
-_DEALER = typer.Option(None, "--dealer", help="Seat wind of the dealer (default E).")
-_TSUMO = typer.Option(None, "--tsumo/--ron", help="Self-drawn (tsumo) or discard (ron) win.")
-_DISC = typer.Option(None, "--discarder", help="Seat wind of the discarder (a discard win).")
-_STREAK = typer.Option(None, "--streak", help="Dealer's previous consecutive wins.")
-_FLOWERS = typer.Option(None, "--flowers", help="Flowers: a count or letters a..h.")
-_TABLE = typer.Option(None, "--table-discards", help="Discards on the table at the win.")
-_ORIG = typer.Option(None, "--original-ready/--no-original-ready", help="Declared original ready (Taiwan).")
-_LAST = typer.Option(None, "--last-tile/--no-last-tile", help="Won on the last tile (of the wall / its discard).")
-_KREP = typer.Option(None, "--kong-replacement/--no-kong-replacement", help="Self-drawn on a kong's replacement tile.")
-_ROB = typer.Option(None, "--robbing-kong/--no-robbing-kong", help="Won by robbing an added kong.")
-_FOURTH = typer.Option(None, "--fourth-tile/--no-fourth-tile", help="Winning tile's other three copies were visible (MCR).")
-_FIRST = typer.Option(None, "--first-turn/--no-first-turn", help="Won on the first turn (heavenly/earthly hand).")
+def situation_options(fn):
+    """Give a command every situation option; the command receives them as one dict
+    ``situation`` holding only the options the user gave."""
+    names = [name for name, _, _ in SITUATION_OPTIONS]
+
+    @functools.wraps(fn)
+    def command(**kwargs):
+        given = {k: kwargs.pop(k) for k in names}
+        return fn(situation={k: v for k, v in given.items() if v is not None}, **kwargs)
+
+    sig = inspect.signature(fn)
+    params = [p for p in sig.parameters.values() if p.name != "situation"]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+               for name, kind, option in SITUATION_OPTIONS]
+    command.__signature__ = sig.replace(parameters=params)
+    return command
 
 
 def _fail(exc: Exception) -> None:
@@ -58,22 +74,16 @@ def _print_json(obj: Any) -> None:
 
 
 @app.command()
+@situation_options
 def parse(text: str = typer.Argument(..., help="A hand in mpsz, MCR-calculator or Botzone notation."),
           rules: str = typer.Option("mcr", "--rules", "-r", help=RULES_HELP),
           as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-          seat: Optional[str] = _SEAT, prevalent: Optional[str] = _PREV, dealer: Optional[str] = _DEALER,
-          tsumo: Optional[bool] = _TSUMO, discarder: Optional[str] = _DISC, streak: Optional[int] = _STREAK,
-          flowers: Optional[str] = _FLOWERS, table_discards: Optional[int] = _TABLE,
-          original_ready: Optional[bool] = _ORIG, last_tile: Optional[bool] = _LAST,
-          kong_replacement: Optional[bool] = _KREP, robbing_kong: Optional[bool] = _ROB,
-          fourth_tile: Optional[bool] = _FOURTH, first_turn: Optional[bool] = _FIRST):
+          situation: dict = None):
     """Parse a hand: print it normalised in every notation, and its divisions."""
     from .decompose import decompose
     from .notation import parse_hand
     try:
-        opts = _situation(seat, prevalent, dealer, tsumo, discarder, streak, flowers, table_discards,
-                          original_ready, last_tile, kong_replacement, robbing_kong, fourth_tile, first_turn)
-        hand = parse_hand(text, rules=rules, **opts)
+        hand = parse_hand(text, rules=rules, **situation)
         divisions = decompose(hand) if hand.winning_tile is not None else []
     except MjfastError as exc:
         _fail(exc)
@@ -99,7 +109,7 @@ def parse(text: str = typer.Argument(..., help="A hand in mpsz, MCR-calculator o
 def shanten(text: str = typer.Argument(..., help="A hand (13/16 tiles to see its waits, or 14/17)."),
             rules: str = typer.Option("mcr", "--rules", "-r", help=RULES_HELP),
             as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-            flowers: Optional[str] = _FLOWERS):
+            flowers: Optional[str] = typer.Option(None, "--flowers", help="Flowers: a count or letters a..h.")):
     """Shanten number, effective tiles with live counts, and the waits of a ready hand."""
     from . import shanten as shanten_mod
     from .notation import parse_hand
@@ -133,6 +143,7 @@ def _format_score(d: dict[str, Any]) -> str:
 
 
 @app.command()
+@situation_options
 def score(text: str = typer.Argument(..., help="A complete hand."),
           rules: str = typer.Option("mcr", "--rules", "-r", help=RULES_HELP),
           variant: Optional[str] = typer.Option(None, "--variant", help="Rule variant (e.g. botzone)."),
@@ -141,20 +152,13 @@ def score(text: str = typer.Argument(..., help="A complete hand."),
           unit: Optional[int] = typer.Option(None, "--unit", help="Value of one tai (Taiwan)."),
           fee: Optional[float] = typer.Option(None, "--fee", help="Fee on winnings (two-player, default 0.05)."),
           chips: Optional[int] = typer.Option(None, "--chips", help="Chips each player brought (two-player cap)."),
-          seat: Optional[str] = _SEAT, prevalent: Optional[str] = _PREV, dealer: Optional[str] = _DEALER,
-          tsumo: Optional[bool] = _TSUMO, discarder: Optional[str] = _DISC, streak: Optional[int] = _STREAK,
-          flowers: Optional[str] = _FLOWERS, table_discards: Optional[int] = _TABLE,
-          original_ready: Optional[bool] = _ORIG, last_tile: Optional[bool] = _LAST,
-          kong_replacement: Optional[bool] = _KREP, robbing_kong: Optional[bool] = _ROB,
-          fourth_tile: Optional[bool] = _FOURTH, first_turn: Optional[bool] = _FIRST):
+          situation: dict = None):
     """Score a complete hand: fans, total, legality and each seat's gain or loss."""
     from .notation import parse_hand
     from .scoring import score as score_hand
     try:
-        opts = _situation(seat, prevalent, dealer, tsumo, discarder, streak, flowers, table_discards,
-                          original_ready, last_tile, kong_replacement, robbing_kong, fourth_tile, first_turn)
         params = {k: v for k, v in dict(base=base, unit=unit, fee=fee, chips=chips).items() if v is not None}
-        hand = parse_hand(text, rules=rules, **opts)
+        hand = parse_hand(text, rules=rules, **situation)
         result = score_hand(hand, rules=hand.rules, variant=variant, **params)
     except MjfastError as exc:
         _fail(exc)
@@ -166,19 +170,20 @@ def score(text: str = typer.Argument(..., help="A complete hand."),
 
 
 @app.command("score-waits")
+@situation_options
 def score_waits_cmd(text: str = typer.Argument(..., help="A ready (waiting) hand."),
                     rules: str = typer.Option("mcr", "--rules", "-r", help=RULES_HELP),
-                    variant: Optional[str] = typer.Option(None, "--variant"),
+                    variant: Optional[str] = typer.Option(None, "--variant", help="Rule variant (e.g. botzone)."),
                     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-                    seat: Optional[str] = _SEAT, prevalent: Optional[str] = _PREV,
-                    flowers: Optional[str] = _FLOWERS):
-    """Score every winning tile of a ready hand, on a discard and on a self-draw."""
+                    situation: dict = None):
+    """Score every winning tile of a ready hand, on a discard and on a self-draw (the
+    self-drawn / discarder options are set per wait and ignored here)."""
     from .notation import parse_hand
     from .scoring import score_waits
     try:
-        opts = _situation(seat, prevalent, None, None, None, None, flowers, None, None, None,
-                          None, None, None, None)
-        hand = parse_hand(text, rules=rules, **opts)
+        situation.pop("self_drawn", None)
+        situation.pop("discarder", None)
+        hand = parse_hand(text, rules=rules, **situation)
         rows = score_waits(hand, rules=hand.rules, variant=variant)
     except MjfastError as exc:
         _fail(exc)
