@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._config import JIT_OPTIONS
 from ._decompose import DIV_COLS, MAX_DIVISIONS, divisions_into
@@ -31,6 +32,7 @@ from ._decompose import DIV_COLS, MAX_DIVISIONS, divisions_into
 _JIT = dict(JIT_OPTIONS, error_model="numpy")
 
 N_FANS = 83  # column = fan id (0 unused), 82 = 明暗杠
+MAX_TOPO = 128  # positions in the exclusion order: two 64-bit words of a presence mask
 
 # fan ids (the rule table's ids; the table file checks they exist)
 BIG_FOUR_WINDS = 1
@@ -882,6 +884,11 @@ for _t in range(34):
     TILE_BITS[_t] = _b
 
 
+# rank bit of a suited tile (1 << rank), 0 for honors
+RANK_BIT = np.zeros(34, dtype=np.int64)
+for _t in range(27):
+    RANK_BIT[_t] = 1 << (_t % 9 + 1)
+
 # the fans _hand_traits can set
 TRAIT_FANS = np.array([NO_HONORS, ONE_VOIDED_SUIT, HALF_FLUSH, FULL_FLUSH, ALL_TYPES, ALL_SIMPLES,
                        REVERSIBLE_TILES, ALL_GREEN, ALL_HONORS, ALL_TERMINALS,
@@ -895,21 +902,19 @@ def _hand_traits(tc, n_kongs, ft):
     清一色, 五门齐), the tile-kind fans (断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九), the
     rank bands (大于五, 小于五, 全大, 全中, 全小) and 四归一 -- the same rules as
     :func:`_by_suits`, :func:`_by_traits`, :func:`_by_rank_range`, :func:`_tile_hog`."""
+    # branch-free (held tiles masked in): which tiles a random hand holds is unpredictable
     any_b = 0
     all_b = -1
     rank_flag = 0
     fours = 0
     for t in range(34):
         k = tc[t]
-        if k == 0:
-            continue
+        held = -np.int64(k > 0)     # all ones when held
         b = TILE_BITS[t]
-        any_b |= b
-        all_b &= b
-        if t < 27:
-            rank_flag |= 1 << (t % 9 + 1)
-        if k == 4:
-            fours += 1
+        any_b |= b & held
+        all_b &= b | ~held
+        rank_flag |= RANK_BIT[t] & held
+        fours += np.int64(k == 4)
     # suits
     h4 = (any_b & TB_HONOR) != 0
     if not h4:
@@ -1120,25 +1125,34 @@ def _by_win_flag(wf, ft):
 
 
 @njit(**_JIT)
-def _exclusions(ft, order, excl, red_t, red_n, red_unless, pres):
+def _exclusions(ft, order, topo, excl, red_t, red_n, red_unless):
     """Apply the exclusion graph in its topological order: a fan that counts rules out the
     fans it excludes and makes its account-once deductions (wind pungs: later).
 
-    ``order[f]``: the fan's position in the table's topological order; ``excl[f]`` =
-    [n, ids...] the fans f excludes; ``red_unless[f]`` = [n, ids...]."""
-    # the fans present, in topological order (few: insertion sort)
-    n = 0
+    ``order[f]``: the fan's position in the table's topological order (all distinct, below
+    ``MAX_TOPO``), ``topo[pos]`` the fan at a position; ``excl[f]`` = [n, ids...] the fans
+    f excludes; ``red_unless[f]`` = [n, ids...].
+
+    The fans present are gathered as a bit mask over positions (a branch-free scan), then
+    visited lowest position first: the topological order without a sort, and only the
+    few fans that are set."""
+    lo = 0
+    hi = 0
     for f in range(1, N_FANS):
-        if ft[f] > 0:
-            r = order[f]
-            j = n - 1
-            while j >= 0 and order[pres[j]] > r:
-                pres[j + 1] = pres[j]
-                j -= 1
-            pres[j + 1] = f
-            n += 1
-    for k in range(n):
-        f = pres[k]
+        p = order[f]
+        bit = np.int64(ft[f] > 0)
+        if p < 64:
+            lo |= bit << p
+        else:
+            hi |= bit << (p - 64)
+    while lo != 0 or hi != 0:
+        if lo != 0:
+            p = trailing_zeros(lo)
+            lo &= lo - 1
+        else:
+            p = 64 + trailing_zeros(hi)
+            hi &= hi - 1
+        f = topo[p]
         if ft[f] <= 0:
             continue
         for j in range(1, excl[f, 0] + 1):
@@ -1198,10 +1212,10 @@ def _winds_allowed(ft, excl):
 
 @njit(**_JIT)
 def _total(ft, points):
+    # branch-free (max, not a test): the loop vectorises
     s = 0
     for f in range(N_FANS):
-        if ft[f] > 0:
-            s += ft[f] * points[f]
+        s += max(ft[f], 0) * points[f]
     return s
 
 
@@ -1234,7 +1248,7 @@ def _nine_gates(st):
 
 
 @njit(**_JIT)
-def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t, red_n,
+def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, topo, red_t, red_n,
               red_unless, kong_combo, heaven_no_waits, ft_best, divbuf, work, ft, work_fans, dscr, sc, suit_tab):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile.
     Writes fan counts into ft_best (int32[N_FANS], flowers not included) and returns the
@@ -1407,7 +1421,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                             _wait_shape(ft, wc, pk_kind, pk_code, pk_mel, 0, 2, win_code)
                 elif c[win] > 1:
                     ft[SINGLE_WAIT] = 1
-                _exclusions(ft, order, excl, red_t, red_n, red_unless, sc[14, 128:128 + N_FANS])
+                _exclusions(ft, order, topo, excl, red_t, red_n, red_unless)
                 if k4 != 0 and _is_wind(pk_code[0]) and _winds_allowed(ft, excl):
                     _wind_pung(pk_code[0], prevalent, seat, ft, excl, red_t, red_n, red_unless)
                 tot = _total(ft, points)
@@ -1495,7 +1509,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                         found = True
         if found:
             _by_win_flag(wf, ft)
-            _exclusions(ft, order, excl, red_t, red_n, red_unless, sc[14, 128:128 + N_FANS])
+            _exclusions(ft, order, topo, excl, red_t, red_n, red_unless)
             best = _total(ft, points)
             for f in range(N_FANS):
                 ft_best[f] = ft[f]
@@ -1566,17 +1580,19 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
         pk_code[npk] = REF_CODE[pair]
         pk_mel[npk] = False
         npk += 1
-        # the reference's order of divisions: sorted set keys, lexicographic
-        for i in range(1, ns):
-            v = keys[i]
-            j = i - 1
-            while j >= 0 and keys[j] > v:
-                keys[j + 1] = keys[j]
-                j -= 1
-            keys[j + 1] = v
+        # the reference's order of divisions: sorted set keys, lexicographic (only needed
+        # to choose between several divisions)
         dkey = 0
-        for i in range(ns):
-            dkey = dkey * 128 + keys[i]
+        if nd > 1:
+            for i in range(1, ns):
+                v = keys[i]
+                j = i - 1
+                while j >= 0 and keys[j] > v:
+                    keys[j + 1] = keys[j]
+                    j -= 1
+                keys[j + 1] = v
+            for i in range(ns):
+                dkey = dkey * 128 + keys[i]
         # chows and pungs
         nch = 0
         npg = 0
@@ -1729,7 +1745,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
                         wait_cnt += 1
             if wait_cnt > 0:
                 _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_mel, nm, npk, win_code)
-        _exclusions(ft, order, excl, red_t, red_n, red_unless, sc[14, 128:128 + N_FANS])
+        _exclusions(ft, order, topo, excl, red_t, red_n, red_unless)
         has_wind = False
         for i in range(npg):
             if _is_wind(pg_code[i]):
@@ -1738,13 +1754,14 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, red_t
             for i in range(npg):
                 if _is_wind(pg_code[i]):
                     _wind_pung(pg_code[i], prevalent, seat, ft, excl, red_t, red_n, red_unless)
+        # branch-free: zeros add nothing, and the OR is 0 only when every count is
         tot = 0
-        empty = True
+        nz = 0
         for f in range(N_FANS):
-            if ft[f] != 0:
-                empty = False
-                tot += ft[f] * points[f]
-        if empty:
+            v = ft[f]
+            tot += v * points[f]
+            nz |= v
+        if nz == 0:
             ft[CHICKEN_HAND] = 1
             tot = points[CHICKEN_HAND]
         if nd == 1:
@@ -1801,7 +1818,7 @@ def _valid_row(counts, h, win, n_melds):
 
 @njit(**_JIT)
 def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
-                 points, excl, order, red_t, red_n, red_unless, kong_combo,
+                 points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
                  heaven_no_waits, suit_tab, out_fans, out_total):
     divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     work = _new_work()
@@ -1825,7 +1842,7 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
         if ok and c[w] > 0 and total == 14 - 3 * n_melds[h]:
             # the best table is written straight into the output row
             tot = score_one(c, w, melds[h], n_melds[h], flags[h], seat[h], prevalent[h], points,
-                            excl, order, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
+                            excl, order, topo, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
                             out_fans[h], divbuf, work, ftw, wfans, dscr, sc, suit_tab)
         if tot < 0:
             out_total[h] = -1
@@ -1838,7 +1855,7 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
 
 @njit(parallel=True, **_JIT)
 def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, prevalent,
-                       points, excl, order, red_t, red_n, red_unless, kong_combo,
+                       points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
                        heaven_no_waits, suit_tab, out_fans, out_total, chunk):
     """Score N complete hands, chunks in parallel. ``out_fans`` (N, 83) int16 (column
     81 = flowers), ``out_total`` (N,) int32 (flowers included; -1 = not complete or not
@@ -1849,13 +1866,13 @@ def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, preval
         lo = ci * chunk
         hi = min(n, lo + chunk)
         _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
-                     points, excl, order, red_t, red_n, red_unless, kong_combo,
+                     points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
                      heaven_no_waits, suit_tab, out_fans, out_total)
 
 
 @njit(**_JIT)
 def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
-                 has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
+                 has_visible, points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
                  heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s, live):
     """Every winning tile of N ready hands (13 concealed-equivalent tiles, no winning tile).
 
@@ -1915,7 +1932,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent
             c[t] += 1
             fl_d = base | fourth | (flags[h] & F_ROBBING_KONG)
             td = score_one(c, t, melds[h], n_melds[h], fl_d, seat[h], prevalent[h], points,
-                           excl, order, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
+                           excl, order, topo, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
                            ft, divbuf, work, ftw, wfans, dscr, sc, suit_tab)
             if td >= 0:
                 wins[h, t] = True
@@ -1923,7 +1940,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent
                 legal_d[h, t] = td >= minimum
                 fl_s = base | fourth | F_SELF_DRAWN | (flags[h] & F_KONG_REPLACEMENT)
                 ts = score_one(c, t, melds[h], n_melds[h], fl_s, seat[h], prevalent[h], points,
-                               excl, order, red_t, red_n, red_unless, kong_combo,
+                               excl, order, topo, red_t, red_n, red_unless, kong_combo,
                                heaven_no_waits, ft, divbuf, work, ftw, wfans, dscr, sc, suit_tab)
                 tot_s[h, t] = ts + flowers[h] * flower_pts
                 legal_s[h, t] = ts >= minimum
@@ -1932,7 +1949,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent
 
 @njit(parallel=True, **_JIT)
 def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
-                       has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
+                       has_visible, points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
                        heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s,
                        live, chunk):
     """Every winning tile of N ready hands (13 tiles, melds as 3), chunks in parallel.
@@ -1948,6 +1965,6 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
         lo = ci * chunk
         hi = min(n, lo + chunk)
         _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
-                     has_visible, points, excl, order, red_t, red_n, red_unless, kong_combo,
+                     has_visible, points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
                      heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s,
                      live)

@@ -43,11 +43,20 @@ class _Tables:
         self.table = table
         n = N_COLS
         self.points = table.points_array(n, dtype=np.int64)
-        # kernel form of the graph: order[f] = position in the topological order;
-        # excl[f] = [count, ids...]; red_unless[f] = [count, ids...]
+        # kernel form of the graph: order[f] = position in the topological order (fans
+        # outside it -- disabled rows -- after it, in id order: every position distinct),
+        # topo[pos] = the fan at that position; excl[f] = [count, ids...];
+        # red_unless[f] = [count, ids...]
         self.order = np.full(n, n, dtype=np.int64)
         for pos, f in enumerate(table.order):
             self.order[f] = pos
+        nxt = len(table.order)
+        for f in range(1, n):
+            if self.order[f] == n:
+                self.order[f] = nxt
+                nxt += 1
+        self.topo = np.zeros(K.MAX_TOPO, dtype=np.int64)
+        self.topo[self.order[1:]] = np.arange(1, n)
         width = 1 + max([len(r.excludes) for r in table.rows] + [1])
         self.excl = np.zeros((n, width), dtype=np.int64)
         self.red_t = np.zeros(n, dtype=np.int64)
@@ -78,7 +87,7 @@ class _Tables:
         self.false_win = (int(fw[0]), int(fw[1]))
 
     def args(self):
-        return (self.points, self.excl, self.order, self.red_t, self.red_n, self.red_unless,
+        return (self.points, self.excl, self.order, self.topo, self.red_t, self.red_n, self.red_unless,
                 self.kong_combo, self.heaven, _suit_table())
 
 
