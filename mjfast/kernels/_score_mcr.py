@@ -1798,6 +1798,12 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, topo,
     return best
 
 
+# score_one inlined (Numba IR inlining) into the batch loop: one call site, and the call
+# itself -- some 25 arguments, most of them arrays passed field by field -- cost about as
+# much as a tenth of a hand. The waits kernel keeps the plain call (two call sites).
+_score_one_inline = njit(inline="always", **_JIT)(score_one.py_func)
+
+
 @njit(**_JIT)
 def _new_work():
     return np.zeros((10, 34), dtype=np.int64)
@@ -1841,7 +1847,7 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
                 ok = False
         if ok and c[w] > 0 and total == 14 - 3 * n_melds[h]:
             # the best table is written straight into the output row
-            tot = score_one(c, w, melds[h], n_melds[h], flags[h], seat[h], prevalent[h], points,
+            tot = _score_one_inline(c, w, melds[h], n_melds[h], flags[h], seat[h], prevalent[h], points,
                             excl, order, topo, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
                             out_fans[h], divbuf, work, ftw, wfans, dscr, sc, suit_tab)
         if tot < 0:
