@@ -1835,19 +1835,24 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
     dscr = np.zeros((4, 8), dtype=np.int64)  # decomposer scratch (new_scratch())
     sc = np.zeros((16, MAX_DIVISIONS), dtype=np.int64)
     for h in range(lo, hi):
-        w = win[h]
+        # the per-hand scalars as int64 whatever the batch's types (the wrapper passes the
+        # batch's own small types: no int64 copies; small unsigned types left as they are
+        # would make the scorer's index arithmetic mixed-sign, measurably slower)
+        w = np.int64(win[h])
+        nm = np.int64(n_melds[h])
         tot = -1
         ok = w >= 0 and w < 34
         total = 0
         for t in range(34):
-            v = counts[h, t]
+            v = np.int64(counts[h, t])
             c[t] = v
             total += v
             if v > 4:
                 ok = False
-        if ok and c[w] > 0 and total == 14 - 3 * n_melds[h]:
+        if ok and c[w] > 0 and total == 14 - 3 * nm:
             # the best table is written straight into the output row
-            tot = _score_one_inline(c, w, melds[h], n_melds[h], flags[h], seat[h], prevalent[h], points,
+            tot = _score_one_inline(c, w, melds[h], nm, np.int64(flags[h]), np.int64(seat[h]),
+                                    np.int64(prevalent[h]), points,
                             excl, order, topo, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
                             out_fans[h], divbuf, work, ftw, wfans, dscr, sc, suit_tab)
         if tot < 0:
@@ -1855,8 +1860,9 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
             for f in range(N_FANS):
                 out_fans[h, f] = 0
             continue
-        out_fans[h, FLOWER_TILES] = flowers[h]
-        out_total[h] = tot + flowers[h] * points[FLOWER_TILES]
+        nfl = np.int64(flowers[h])
+        out_fans[h, FLOWER_TILES] = nfl
+        out_total[h] = tot + nfl * points[FLOWER_TILES]
 
 
 @njit(parallel=True, **_JIT)
