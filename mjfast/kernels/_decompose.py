@@ -18,6 +18,9 @@ from numba import njit
 
 from ._config import JIT_OPTIONS
 
+# integer % and // by constants only: no zero-division checks needed
+JIT_OPTIONS = dict(JIT_OPTIONS, error_model="numpy")
+
 FORM_REGULAR = 0
 FORM_SEVEN_PAIRS = 1
 FORM_THIRTEEN_ORPHANS = 2
@@ -102,7 +105,9 @@ def _enumerate_sets(c, n_sets, out, n_out, form, pair, extra, st):
             continue
         stage = st[0, depth]
         if stage == 0:
-            i = 0
+            # tiles are only removed going deeper: the lowest remaining tile is at or
+            # after the previous level's
+            i = st[1, depth - 1] if depth > 0 else 0
             while i < 34 and c[i] == 0:
                 i += 1
             if i == 34:
