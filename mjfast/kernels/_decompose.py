@@ -21,12 +21,9 @@ from ._config import JIT_OPTIONS
 # integer % and // by constants only: no zero-division checks needed
 JIT_OPTIONS = dict(JIT_OPTIONS, error_model="numpy")
 
-FORM_REGULAR = 0
-FORM_SEVEN_PAIRS = 1
-FORM_THIRTEEN_ORPHANS = 2
-FORM_HONORS_KNITTED = 3
-FORM_KNITTED_STRAIGHT = 4
-FORM_SEVEN_PAIRS_TRIPLET = 5
+from ..rules.registry import (FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT, FORM_REGULAR,  # noqa: F401
+                              FORM_SEVEN_PAIRS, FORM_SEVEN_PAIRS_TRIPLET,
+                              FORM_THIRTEEN_ORPHANS)
 
 # form bitmask bits (1 << FORM_*)
 DIV_COLS = 14

@@ -608,6 +608,11 @@ def _account_once(fans, nf, max_cnt, ft, table):
         ft[PURE_DOUBLE_CHOW + k] = table[k]
 
 
+# The ways to take three of four melds, as (a, b, c, the one left out), tried in the
+# reference's order (leave out the last first).
+THREE_OF_FOUR = np.array([[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]], dtype=np.int64)
+
+
 @njit(**_JIT)
 def _four_chows(m, ft, tmp):
     f = _four_chows_fan(m[0], m[1], m[2], m[3])
@@ -615,19 +620,11 @@ def _four_chows(m, ft, tmp):
         ft[f] = 1
         return
     # three of the four (012, 013, 023, 123) then the fourth with them
-    for skip in (3, 2, 1, 0):
-        a = -1
-        b = -1
-        c = -1
-        for i in range(4):
-            if i == skip:
-                continue
-            if a < 0:
-                a = i
-            elif b < 0:
-                b = i
-            else:
-                c = i
+    for row in range(4):
+        a = THREE_OF_FOUR[row, 0]
+        b = THREE_OF_FOUR[row, 1]
+        c = THREE_OF_FOUR[row, 2]
+        skip = THREE_OF_FOUR[row, 3]
         f = _three_chows_fan(m[a], m[b], m[c])
         if f != 0:
             ft[f] = 1
@@ -716,19 +713,11 @@ def _four_pungs(m, ft):
         ft[f] = 1
         return
     free = -1
-    for skip in (3, 2, 1, 0):
-        a = -1
-        b = -1
-        c = -1
-        for i in range(4):
-            if i == skip:
-                continue
-            if a < 0:
-                a = i
-            elif b < 0:
-                b = i
-            else:
-                c = i
+    for row in range(4):
+        a = THREE_OF_FOUR[row, 0]
+        b = THREE_OF_FOUR[row, 1]
+        c = THREE_OF_FOUR[row, 2]
+        skip = THREE_OF_FOUR[row, 3]
         f = _three_pungs_fan(m[a], m[b], m[c])
         if f != 0:
             ft[f] = 1
