@@ -22,17 +22,13 @@ printing differs: ``mcr`` always prints the situation section and honors as lett
 """
 from __future__ import annotations
 
-from .mpsz import meld_to_bracket, situation_tail, tiles_to_mpsz
+from .mpsz import format_family
 
 
 def format_mcr(p) -> str:
     """The calculators' string ``[EEE,2][SSSS,1]55pWWWNNN|EE1000|3`` from printer
     :class:`~mjfast.notation.mpsz.Parts` (use :func:`mjfast.notation.format_hand`)."""
-    melds = "".join(meld_to_bracket(m, True) for m in p.melds)
-    body = tiles_to_mpsz(p.concealed, True)
-    if p.winning_tile is not None:
-        body += tiles_to_mpsz((p.winning_tile,), True)
-    return melds + body + situation_tail(p, always=True)
+    return format_family(p, letters=True)
 
 
 def parse_mcr(text: str, rules="mcr", **situation):

@@ -580,13 +580,19 @@ def extras_items(p: Parts) -> list[str]:
     return items
 
 
+def format_family(p: Parts, letters: bool) -> str:
+    """Print the mcr/mpsz grammar: ``letters`` selects the calculators' form (honors as
+    letters, situation always printed) over mpsz (z digits, tail only when not default)."""
+    melds = "".join(meld_to_bracket(m, letters) for m in p.melds)
+    body = tiles_to_mpsz(p.concealed, letters)
+    if p.winning_tile is not None:
+        body += tiles_to_mpsz((p.winning_tile,), letters)
+    return melds + body + situation_tail(p, always=letters)
+
+
 def format_mpsz(p: Parts) -> str:
     """``[111z,2]123m55p11z2z|...``: honors as z digits; tail only when not default."""
-    melds = "".join(meld_to_bracket(m, False) for m in p.melds)
-    body = tiles_to_mpsz(p.concealed, False)
-    if p.winning_tile is not None:
-        body += tiles_to_mpsz((p.winning_tile,), False)
-    return melds + body + situation_tail(p, always=False)
+    return format_family(p, letters=False)
 
 
 def parse_mpsz(text: str, rules="mcr", **situation):
