@@ -3,7 +3,7 @@ from pathlib import Path
 
 import numpy as np
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 HERE = Path(__file__).parent
 extensions = [
@@ -17,7 +17,16 @@ extensions = [
     for p in sorted((HERE / "mjfast").rglob("*.pyx"))
 ]
 
+# The top-level ``pipelines/`` folder is installed as the subpackage ``mjfast.pipelines``
+# (no generic top-level ``pipelines`` package lands in site-packages).
+packages = find_packages(include=["mjfast", "mjfast.*"])
+packages += ["mjfast.pipelines" + p[len("pipelines"):] for p in find_packages(include=["pipelines", "pipelines.*"])]
+package_dir = {"mjfast.pipelines" + p[len("pipelines"):]: p.replace(".", "/")
+               for p in find_packages(include=["pipelines", "pipelines.*"])}
+
 setup(
+    packages=packages,
+    package_dir=package_dir,
     ext_modules=cythonize(extensions, language_level=3,
                           compiler_directives={"boundscheck": False, "wraparound": False,
                                                "cdivision": True}),

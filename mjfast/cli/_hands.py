@@ -1,77 +1,12 @@
-"""The ``mjfast`` command line. Thin: parses options, calls the library, prints.
-
-Every hand command takes the same situation options (``--seat``, ``--tsumo``,
-``--discarder``...), which override what the hand string says.
-"""
+"""The hand commands: ``parse``, ``shanten``, ``score``, ``score-waits``, ``version``."""
 from __future__ import annotations
 
-import functools
-import inspect
-import json
-import sys
 from typing import Any, Optional
 
 import typer
 
-from .errors import MjfastError
-
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Fast analysis of Chinese-family mahjong (MCR, Taiwan, Tuidaohu, two-player).")
-
-RULES_HELP = "Rule set: mcr, taiwan, tuidaohu, two_player."
-
-
-# The one situation vocabulary: (keyword of parse_hand/score, Python type, Typer option).
-SITUATION_OPTIONS = [
-    ("seat", Optional[str], typer.Option(None, "--seat", help="Seat wind of the player: E S W N.")),
-    ("prevalent", Optional[str], typer.Option(None, "--prevalent", help="Prevalent (round) wind: E S W N.")),
-    ("dealer", Optional[str], typer.Option(None, "--dealer", help="Seat wind of the dealer (default E).")),
-    ("self_drawn", Optional[bool], typer.Option(None, "--tsumo/--ron", help="Self-drawn (tsumo) or discard (ron) win.")),
-    ("discarder", Optional[str], typer.Option(None, "--discarder", help="Seat wind of the discarder (a discard win).")),
-    ("streak", Optional[int], typer.Option(None, "--streak", help="Dealer's previous consecutive wins.")),
-    ("flowers", Optional[str], typer.Option(None, "--flowers", help="Flowers: a count or letters a..h.")),
-    ("table_discards", Optional[int], typer.Option(None, "--table-discards", help="Discards on the table at the win.")),
-    ("original_ready", Optional[bool], typer.Option(None, "--original-ready/--no-original-ready",
-                                                    help="Declared original ready (Taiwan).")),
-    ("last_tile", Optional[bool], typer.Option(None, "--last-tile/--no-last-tile",
-                                               help="Won on the last tile (of the wall / its discard).")),
-    ("kong_replacement", Optional[bool], typer.Option(None, "--kong-replacement/--no-kong-replacement",
-                                                      help="Self-drawn on a kong's replacement tile.")),
-    ("robbing_kong", Optional[bool], typer.Option(None, "--robbing-kong/--no-robbing-kong",
-                                                  help="Won by robbing an added kong.")),
-    ("fourth_tile", Optional[bool], typer.Option(None, "--fourth-tile/--no-fourth-tile",
-                                                 help="Winning tile's other three copies were visible (MCR).")),
-    ("first_turn", Optional[bool], typer.Option(None, "--first-turn/--no-first-turn",
-                                                help="Won on the first turn (heavenly/earthly hand).")),
-]
-
-
-def situation_options(fn):
-    """Give a command every situation option; the command receives them as one dict
-    ``situation`` holding only the options the user gave."""
-    names = [name for name, _, _ in SITUATION_OPTIONS]
-
-    @functools.wraps(fn)
-    def command(**kwargs):
-        given = {k: kwargs.pop(k) for k in names}
-        return fn(situation={k: v for k, v in given.items() if v is not None}, **kwargs)
-
-    sig = inspect.signature(fn)
-    params = [p for p in sig.parameters.values() if p.name != "situation"]
-    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
-               for name, kind, option in SITUATION_OPTIONS]
-    command.__signature__ = sig.replace(parameters=params)
-    return command
-
-
-def _fail(exc: Exception) -> None:
-    typer.echo(f"error: {exc}", err=True)
-    raise typer.Exit(code=2)
-
-
-def _print_json(obj: Any) -> None:
-    typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))
-
+from ..errors import MjfastError
+from ._app import RULES_HELP, _fail, _print_json, app, situation_options
 
 @app.command()
 @situation_options
@@ -80,8 +15,8 @@ def parse(text: str = typer.Argument(..., help="A hand in mpsz, MCR-calculator o
           as_json: bool = typer.Option(False, "--json", help="Print JSON."),
           situation: dict = None):
     """Parse a hand: print it normalised in every notation, and its divisions."""
-    from .decompose import decompose
-    from .notation import parse_hand
+    from ..decompose import decompose
+    from ..notation import parse_hand
     try:
         hand = parse_hand(text, rules=rules, **situation)
         divisions = decompose(hand) if hand.winning_tile is not None else []
@@ -111,8 +46,8 @@ def shanten(text: str = typer.Argument(..., help="A hand (13/16 tiles to see its
             as_json: bool = typer.Option(False, "--json", help="Print JSON."),
             flowers: Optional[str] = typer.Option(None, "--flowers", help="Flowers: a count or letters a..h.")):
     """Shanten number, effective tiles with live counts, and the waits of a ready hand."""
-    from . import shanten as shanten_mod
-    from .notation import parse_hand
+    from .. import shanten as shanten_mod
+    from ..notation import parse_hand
     try:
         opts = {"flowers": flowers} if flowers is not None else {}
         hand = parse_hand(text, rules=rules, **opts)
@@ -154,8 +89,8 @@ def score(text: str = typer.Argument(..., help="A complete hand."),
           chips: Optional[int] = typer.Option(None, "--chips", help="Chips each player brought (two-player cap)."),
           situation: dict = None):
     """Score a complete hand: fans, total, legality and each seat's gain or loss."""
-    from .notation import parse_hand
-    from .scoring import score as score_hand
+    from ..notation import parse_hand
+    from ..scoring import score as score_hand
     try:
         params = {k: v for k, v in dict(base=base, unit=unit, fee=fee, chips=chips).items() if v is not None}
         hand = parse_hand(text, rules=rules, **situation)
@@ -178,8 +113,8 @@ def score_waits_cmd(text: str = typer.Argument(..., help="A ready (waiting) hand
                     situation: dict = None):
     """Score every winning tile of a ready hand, on a discard and on a self-draw (the
     self-drawn / discarder options are set per wait and ignored here)."""
-    from .notation import parse_hand
-    from .scoring import score_waits
+    from ..notation import parse_hand
+    from ..scoring import score_waits
     try:
         situation.pop("self_drawn", None)
         situation.pop("discarder", None)
@@ -201,14 +136,5 @@ def score_waits_cmd(text: str = typer.Argument(..., help="A ready (waiting) hand
 @app.command()
 def version():
     """Print the mjfast version."""
-    from . import __version__
+    from .. import __version__
     typer.echo(__version__)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``mjfast`` console script."""
-    app(args=argv if argv is not None else sys.argv[1:], prog_name="mjfast")
-
-
-if __name__ == "__main__":
-    main()
