@@ -21,9 +21,12 @@ FANS = pa.list_(FAN)
 SCORES = pa.list_(pa.int32())
 TILES = pa.list_(pa.int8())
 # One winning tile of a ready hand, scored both ways (turns, hands, analytics).
+# Optional (null when the writer does not score fans per wait): each way's fan list, which
+# the analytics use to tell which fans lift a wait over the MCR 8-point minimum.
 WAIT = pa.struct([("tile", pa.int8()), ("live", pa.int8()),
                   ("total_discard", pa.int32()), ("total_self_drawn", pa.int32()),
-                  ("legal_discard", pa.bool_()), ("legal_self_drawn", pa.bool_())])
+                  ("legal_discard", pa.bool_()), ("legal_self_drawn", pa.bool_()),
+                  ("fans_discard", FANS), ("fans_self_drawn", FANS)])
 WAITS = pa.list_(WAIT)
 
 PARTITION_KEYS = ("rules", "variant")
