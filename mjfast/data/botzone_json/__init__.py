@@ -1,0 +1,1 @@
+"""Botzone match-log JSON samples (package data)."""
