@@ -32,6 +32,7 @@ _LAZY = {
     "score_table": "mjfast.scoring",
     "score_waits": "mjfast.scoring",
     "ScoreResult": "mjfast.scoring",
+    "random_hands": "mjfast._generate",
 }
 
 
