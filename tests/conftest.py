@@ -9,6 +9,18 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
+# No test asserts a duration: hypothesis' per-example deadline (200 ms by default) and its
+# too-slow health check are timing assertions that fail on a busy machine, so both are off
+# for every test (speed is measured in benchmarks/).
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # pragma: no cover
+    pass
+else:
+    settings.register_profile("mjfast", deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("mjfast")
+
 
 def shared_path() -> Path:
     """``$MJFAST_SHARED``, else ``../shared`` beside the checkout, else ``./shared``."""

@@ -241,16 +241,13 @@ def test_two_player_waits_stay_in_the_tile_set():
 
 
 # ---- tables --------------------------------------------------------------------------------
-def test_tables_cached_regenerated_and_fast(tmp_path):
-    code = ("import time, numpy as np; t = time.perf_counter();"
-            "from mjfast.kernels._shanten_tables import get_tables; get_tables();"
-            "print(time.perf_counter() - t)")
+def test_tables_cached_and_regenerated(tmp_path):
+    """(The generation time is a benchmark: benchmarks/bench_first_run.py.)"""
+    code = ("from mjfast.kernels._shanten_tables import get_tables; get_tables()")
     env = dict(os.environ, MJFAST_CACHE_DIR=str(tmp_path))
-    first = float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                                 capture_output=True, text=True).stdout)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
     files = sorted(p.name for p in tmp_path.iterdir())
     assert len(files) == 4 and all(f.endswith(".npy") for f in files)
-    assert first < 5.0
     # a corrupt cache file is regenerated, not trusted
     victim = tmp_path / files[0]
     victim.write_bytes(b"not a table")
