@@ -1,0 +1,153 @@
+"""What every analysis shares: partial aggregates that add, their merge, the Wilson interval.
+
+An analysis runs in two steps. ``partial`` turns input tables (Polars lazy frames) into a
+small frame of group keys and *additive* columns (counts, sums, sums of squares); partials of
+shards merge by adding them group by group (:func:`merge`), so ``merge(partial(A),
+partial(B)) == partial(A + B)``. ``finish`` turns a (merged) partial into the table a person
+reads: shares, means, spreads, intervals, names.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+import polars as pl
+
+from ..datasets import Dataset
+from ..errors import InputError
+
+Z95 = 1.959963984540054   # two-sided 95 % normal quantile
+
+
+def wilson(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """Wilson score interval of a proportion ``k / n`` (null where ``n == 0``)."""
+    nf = n.cast(pl.Float64)
+    p = k.cast(pl.Float64) / nf
+    denom = 1.0 + z * z / nf
+    centre = (p + z * z / (2.0 * nf)) / denom
+    half = z / denom * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt()
+    ok = n > 0
+    return (pl.when(ok).then(centre - half).otherwise(None),
+            pl.when(ok).then(centre + half).otherwise(None))
+
+
+def mean_sd(total: pl.Expr, sq: pl.Expr, n: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """Mean and sample standard deviation from a count, a sum and a sum of squares."""
+    nf = n.cast(pl.Float64)
+    mean = pl.when(n > 0).then(total / nf).otherwise(None)
+    var = (sq - total * total / nf) / (nf - 1.0)
+    sd = pl.when(n > 1).then(pl.max_horizontal(var, pl.lit(0.0)).sqrt()).otherwise(None)
+    return mean, sd
+
+
+def merge(parts: Iterable[pl.DataFrame], keys: Iterable[str]) -> pl.DataFrame:
+    """Add partial aggregates group by group (every non-key column is summed)."""
+    keys = list(keys)
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        raise InputError("merge", None, "no partial results to merge")
+    df = pl.concat(parts, how="vertical_relaxed")
+    return (df.group_by(keys).agg(pl.exclude(keys).sum())
+            .select(parts[0].columns).sort(keys, nulls_last=True))
+
+
+Frames = Mapping[str, pl.LazyFrame]
+
+
+def _as_lazy(x) -> pl.LazyFrame:
+    if isinstance(x, pl.LazyFrame):
+        return x
+    if isinstance(x, pl.DataFrame):
+        return x.lazy()
+    return pl.from_arrow(x).lazy()
+
+
+def frames(source, tables: Iterable[str]) -> dict[str, pl.LazyFrame]:
+    """Lazy frames of ``tables`` from a dataset (a :class:`Dataset` or its folder) or from a
+    mapping of table name to frame (tables missing from a dataset are empty frames)."""
+    if isinstance(source, (str, os.PathLike, Dataset)):
+        ds = source if isinstance(source, Dataset) else Dataset(source)
+        if not Path(ds.path).is_dir():
+            raise InputError(str(ds.path), None, "no such dataset folder")
+        out = {}
+        for t in tables:
+            lf = ds.scan(t)
+            out[t] = lf.with_columns(pl.col("rules").cast(pl.String),
+                                     pl.col("variant").cast(pl.String))
+        return out
+    if isinstance(source, Mapping):
+        out = {}
+        for t in tables:
+            if t in source:
+                out[t] = _as_lazy(source[t])
+            else:
+                from ..datasets import empty_table
+                out[t] = pl.from_arrow(empty_table(t)).lazy().with_columns(
+                    pl.lit(None, pl.String).alias("rules"),
+                    pl.lit(None, pl.String).alias("variant"))
+        return out
+    raise InputError(repr(source)[:80], None, "expected a dataset folder or a mapping of frames")
+
+
+def collect(lf) -> pl.DataFrame:
+    """Run a lazy frame on the streaming engine (a DataFrame passes through)."""
+    if isinstance(lf, pl.DataFrame):
+        return lf
+    return lf.collect(engine="streaming")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A named analysis: ``partial`` (tables -> additive partial), ``finish``."""
+    name: str
+    title: str
+    tables: tuple[str, ...]
+    keys: tuple[str, ...]
+    partial_fn: Callable[..., pl.LazyFrame]
+    finish_fn: Callable[[pl.DataFrame], pl.DataFrame]
+    doc: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def partial(self, source) -> pl.DataFrame:
+        """The additive partial of ``source`` (dataset, folder, or mapping of frames)."""
+        fr = frames(source, self.tables)
+        return collect(self.partial_fn(**fr)).sort(list(self.keys), nulls_last=True)
+
+    def merge(self, *parts: pl.DataFrame) -> pl.DataFrame:
+        return merge(parts, self.keys)
+
+    def finish(self, part: pl.DataFrame) -> pl.DataFrame:
+        return self.finish_fn(part)
+
+    def __call__(self, source) -> pl.DataFrame:
+        return self.finish(self.partial(source))
+
+
+ANALYSES: dict[str, Analysis] = {}
+
+
+def register(a: Analysis) -> Analysis:
+    ANALYSES[a.name] = a
+    return a
+
+
+def get_analysis(name: str) -> Analysis:
+    key = name.strip().lower().replace("_", "-")
+    if key not in ANALYSES:
+        raise InputError(name, None, f"unknown analysis (known: {', '.join(sorted(ANALYSES))})")
+    return ANALYSES[key]
+
+
+def run(name: str, source) -> pl.DataFrame:
+    """Run the built-in analysis ``name`` over ``source``."""
+    return get_analysis(name)(source)
+
+
+def safe_div(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+    return pl.when(b != 0).then(a.cast(pl.Float64) / b.cast(pl.Float64)).otherwise(None)
+
+
+__all__ = ["Z95", "wilson", "mean_sd", "merge", "frames", "collect", "Analysis", "ANALYSES",
+           "register", "get_analysis", "run", "safe_div"]
