@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from mjfast.decompose import decompose_batch
+from mjfast import decompose_batch
 from handsets import complete_concealed, to_mahjonggb
 
 N = 1_000_000

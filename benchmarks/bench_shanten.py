@@ -30,7 +30,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from handsets import TILE_CODES, random_hands  # noqa: E402
 
-import mjfast.shanten as S  # noqa: E402
+import mjfast._shanten as S  # noqa: E402
 
 N = int(os.environ.get("MJFAST_BENCH_N", 1_000_000))
 PEER_N = int(os.environ.get("MJFAST_BENCH_PEER_N", N))
@@ -64,7 +64,7 @@ def _record(benchmark, name: str, n: int) -> None:
 
 
 def test_mjfast_shanten_all_forms(benchmark, hands):
-    out = benchmark.pedantic(S.shanten, args=(hands,), kwargs={"rules": "mcr"},
+    out = benchmark.pedantic(S.shanten, args=(hands,), kwargs={"rules": "mcr", "threads": 1},
                              rounds=5, iterations=1)
     assert out.shape == (N,) and out.min() >= 0
     _record(benchmark, "mjfast_shanten", N)
@@ -78,7 +78,7 @@ def test_mjfast_shanten_2_threads(benchmark, hands):
 
 
 def test_mjfast_waits(benchmark, hands):
-    w = benchmark.pedantic(S.waits, args=(hands,), kwargs={"rules": "mcr"}, rounds=3,
+    w = benchmark.pedantic(S.waits, args=(hands,), kwargs={"rules": "mcr", "threads": 1}, rounds=3,
                            iterations=1)
     assert w.mask.any(axis=1).all()
     _record(benchmark, "mjfast_waits", N)
@@ -124,7 +124,7 @@ def test_mahjonggb_regularshanten(benchmark, gb_hands):
 def test_taiwan_shanten_16_tiles(benchmark):
     h = random_hands(N, 16, "taiwan", seed=20261130)
     S.shanten(h[:1000], rules="taiwan")
-    out = benchmark.pedantic(S.shanten, args=(h,), kwargs={"rules": "taiwan"}, rounds=5,
+    out = benchmark.pedantic(S.shanten, args=(h,), kwargs={"rules": "taiwan", "threads": 1}, rounds=5,
                              iterations=1)
     assert out.shape == (N,)
     _record(benchmark, "mjfast_taiwan_shanten", N)
@@ -165,9 +165,9 @@ def main(n: int = N) -> None:
     S.shanten(h[:1000])
     S.waits(h[:1000])
     r = {
-        "mjfast_shanten": _best(S.shanten, h, rounds=5) / n,
+        "mjfast_shanten": _best(S.shanten, h, rounds=5, threads=1) / n,
         "mjfast_shanten_2t": _best(S.shanten, h, rounds=5, threads=2) / n,
-        "mjfast_waits": _best(S.waits, h) / n,
+        "mjfast_waits": _best(S.waits, h, threads=1) / n,
         "mjfast_waits_2t": _best(S.waits, h, threads=2) / n,
     }
     peer = _gb_tuples(h[:min(n, PEER_N)])
@@ -177,7 +177,7 @@ def main(n: int = N) -> None:
                                    rounds=1) / len(peer)
     t16 = random_hands(n, 16, "taiwan", seed=20261130)
     S.shanten(t16[:1000], rules="taiwan")
-    r["mjfast_taiwan_shanten"] = _best(S.shanten, t16, rules="taiwan", rounds=5) / n
+    r["mjfast_taiwan_shanten"] = _best(S.shanten, t16, rules="taiwan", rounds=5, threads=1) / n
     _print_summary(r)
 
 

@@ -2,49 +2,35 @@
 
 Public API (see the README and ``docs/``)::
 
-    parse_hand, Hand, Meld, Situation, HandBatch, hands_to_counts, parse_batch
-    decompose, decompose_batch
-    shanten, waits
-    score, score_batch, score_table, score_waits
+    parse_hand, format_hand, parse_batch, hands_to_counts
+    Hand, Meld, MeldKind, Situation, HandBatch
+    decompose, decompose_batch, Division
+    shanten, waits, Waits
+    score, score_batch, score_table, score_waits, ScoreResult
+    get_rules, RULESETS, MjfastError
+
+Every public function is defined in a private module (``mjfast._decompose``,
+``mjfast._shanten``, ``mjfast.notation._api``, ``mjfast.scoring._api``) and re-exported
+here, so a name never changes identity when a submodule is imported.
 """
 from __future__ import annotations
 
-import importlib
-
 from . import kernels as _kernels  # noqa: F401  (Numba cache dir first)
+from ._decompose import Division, decompose, decompose_batch
+from ._generate import random_hands
+from ._shanten import Waits, shanten, waits
 from .errors import MjfastError
-from .hand import Hand, HandBatch, Meld, MeldKind, Situation, hands_to_counts
+from .hand import Hand, HandBatch, Meld, MeldKind, Situation
+from .notation import format_hand, hands_to_counts, parse_batch, parse_hand
 from .rules.registry import RULESETS, get_rules
+from .scoring import ScoreResult, score, score_batch, score_table, score_waits
 
 __version__ = "0.1.0"
 
-_LAZY = {
-    "parse_hand": "mjfast.notation",
-    "parse_batch": "mjfast.notation",
-    "format_hand": "mjfast.notation",
-    "decompose": "mjfast.decompose",
-    "decompose_batch": "mjfast.decompose",
-    "Division": "mjfast.decompose",
-    "shanten": "mjfast.shanten",
-    "waits": "mjfast.shanten",
-    "score": "mjfast.scoring",
-    "score_batch": "mjfast.scoring",
-    "score_table": "mjfast.scoring",
-    "score_waits": "mjfast.scoring",
-    "ScoreResult": "mjfast.scoring",
-    "random_hands": "mjfast._generate",
-}
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'mjfast' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(list(globals()) + list(_LAZY))
-
-
 __all__ = ["Hand", "HandBatch", "Meld", "MeldKind", "Situation", "hands_to_counts",
-           "MjfastError", "RULESETS", "get_rules", *_LAZY]
+           "MjfastError", "RULESETS", "get_rules",
+           "parse_hand", "parse_batch", "format_hand",
+           "decompose", "decompose_batch", "Division",
+           "shanten", "waits", "Waits",
+           "score", "score_batch", "score_table", "score_waits", "ScoreResult",
+           "random_hands"]

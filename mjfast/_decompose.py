@@ -1,4 +1,4 @@
-"""The hand decomposer: every division of a complete hand into melds and a pair, and the
+"""The hand decomposer (:func:`mjfast.decompose`, :func:`mjfast.decompose_batch`): every division of a complete hand into melds and a pair, and the
 special forms, with the wait shape of each place the winning tile can sit.
 
 - :func:`decompose` takes one :class:`~mjfast.Hand` and returns :class:`Division` objects.
@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import HandSizeError, InvalidCountsError
+from . import hand as _hand_module
+from .errors import ArgumentError, HandSizeError, InvalidCountsError
 from .hand import Hand, HandBatch, MeldKind
 from .kernels import _decompose as _k
 from .rules.registry import FORM_NAMES, get_rules
@@ -87,7 +88,8 @@ class Division:
         return f"{self.form}: {' '.join(parts)}" + (f"  waits: {w}" if w else "")
 
 
-def form_mask(rules: str) -> int:
+def form_mask(rules) -> int:
+    """Bit mask of the rule set's winning forms (bit = form code)."""
     mask = 0
     for f in get_rules(rules).forms:
         mask |= 1 << f
@@ -98,8 +100,14 @@ def decompose(hand: Hand) -> list[Division]:
     """Every distinct division of a complete hand (called melds fixed).
 
     An empty list means the hand is not complete. Raises :class:`HandSizeError` for a
-    hand without a winning tile.
+    hand without a winning tile, :class:`ArgumentError` for anything but a Hand (parse a
+    string with :func:`mjfast.parse_hand`; count arrays go to :func:`decompose_batch`).
     """
+    if not isinstance(hand, Hand):
+        hint = ("count arrays go to decompose_batch" if isinstance(hand, (np.ndarray, list, tuple))
+                else "parse a string first with mjfast.parse_hand" if isinstance(hand, str)
+                else "a Hand is needed")
+        raise ArgumentError(repr(hand)[:120], None, f"decompose takes one Hand ({hint})")
     if hand.winning_tile is None:
         raise HandSizeError(hand.describe(), None,
                             "decompose needs a complete hand (with a winning tile)")
@@ -171,7 +179,13 @@ class DivisionArrays:
 
 
 def _check_counts(counts: np.ndarray, rules: str) -> np.ndarray:
-    arr = np.asarray(counts)
+    if isinstance(counts, (str, bytes, dict, Hand)) or counts is None:
+        raise ArgumentError(repr(counts)[:120], None,
+                            "decompose_batch takes an (N, 34) count array or a HandBatch")
+    try:
+        arr = np.asarray(counts)
+    except (ValueError, TypeError):
+        raise InvalidCountsError(repr(counts)[:120], None, "counts must be an (N, 34) integer array") from None
     if arr.ndim != 2 or arr.shape[1] != 34:
         raise InvalidCountsError(f"array of shape {arr.shape}", None, "counts must have shape (N, 34)")
     if arr.dtype.kind not in "iu":
@@ -201,13 +215,15 @@ def decompose_batch(hands: np.ndarray | HandBatch, rules: str | None = None) -> 
     hold fewer tiles) or a :class:`HandBatch`.
     """
     if isinstance(hands, HandBatch):
-        rules = rules or hands.rules
+        rules = rules if rules is not None else hands.rules
         hands = hands.counts
-    rules = rules or "mcr"
+    rules = get_rules(rules if rules is not None else "mcr").name
     counts = _check_counts(hands, rules)
     offsets, rows = _k.decompose_batch(counts, form_mask(rules))
     return DivisionArrays(offsets, rows)
 
+
+_hand_module.register_layer_function("decompose", decompose)
 
 __all__ = ["Division", "DivisionMeld", "WaitPlacement", "DivisionArrays", "decompose",
            "decompose_batch", "WAIT_SHAPES"]

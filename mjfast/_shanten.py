@@ -1,9 +1,10 @@
-"""Shanten, effective tiles (waits) and live counts for all four rule sets.
+"""Shanten, effective tiles (waits) and live counts for all four rule sets
+(:func:`mjfast.shanten`, :func:`mjfast.waits` are re-exported from here).
 
-Public API::
+API::
 
-    shanten(counts, rules=None, forms=False, threads=1)
-    waits(counts, rules=None, visible=None, threads=1) -> Waits
+    shanten(counts, rules=None, forms=False, threads=None)
+    waits(counts, rules=None, visible=None, threads=None) -> Waits
     report(hand, rules=None, visible=None) -> dict      # the CLI's JSON object
     format_report(d) -> str                             # the CLI's text output
 
@@ -19,13 +20,15 @@ calculators.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from .errors import InvalidCountsError
+from . import _threads
+from . import hand as _hand_module
+from .errors import ArgumentError, InvalidCountsError
 from .hand import Hand
+from .notation import convert_hand
 from .kernels import _shanten as _k
 from .kernels._shanten_tables import get_tables
 from .rules.registry import FORM_NAMES, RuleSet, get_rules
@@ -56,17 +59,32 @@ def _as_hand(x: Any, rules: str | None) -> Hand | None:
     return None
 
 
+def _as_array(x: Any, what: str) -> np.ndarray:
+    """A numeric array of ``x`` or a typed error (strings, objects, ragged lists...)."""
+    if x is None or isinstance(x, (bytes, dict, set)):
+        raise InvalidCountsError(repr(x)[:120], None, f"{what} must be an (N, 34) or (34,) count array")
+    try:
+        arr = np.asarray(x)
+    except (ValueError, TypeError):
+        raise InvalidCountsError(repr(x)[:120], None, f"{what} must be an (N, 34) or (34,) count array") from None
+    if arr.dtype.kind not in "biuf":
+        raise InvalidCountsError(f"{what} of dtype {arr.dtype}", None, f"{what} must hold whole numbers")
+    return arr
+
+
 def _prepare(counts: Any, rules: str | RuleSet | None):
     """-> (counts (N,34) uint8 C-contiguous, RuleSet, single: bool, hand or None)."""
-    hand = _as_hand(counts, rules if isinstance(rules, str) or rules is None else rules.name)
+    rs = None if rules is None else get_rules(rules)
+    hand = _as_hand(counts, None if rs is None else rs.name)
     if hand is not None:
-        rs = get_rules(rules if rules is not None else hand.rules)
-        return hand.counts()[None, :], rs, True, hand
-    rs = get_rules(rules if rules is not None else "mcr")
+        if rs is not None and rs.name != hand.rules:
+            hand = convert_hand(hand, rs.name)
+        return hand.counts()[None, :], get_rules(hand.rules), True, hand
+    rs = rs if rs is not None else get_rules("mcr")
     if isinstance(counts, (list, tuple)) and counts and isinstance(counts[0], (str, Hand)):
-        from .hand import hands_to_counts
+        from .notation import hands_to_counts
         return hands_to_counts(counts, rules=rs.name), rs, False, None
-    arr = np.asarray(counts)
+    arr = _as_array(counts, "counts")
     single = arr.ndim == 1
     if single:
         arr = arr[None, :]
@@ -110,7 +128,6 @@ def _params(rs: RuleSet):
 
 def _run_chunks(fn, n: int, threads: int):
     """Run fn(lo, hi) -> (bad_row, reason) over row chunks; first bad row wins."""
-    threads = max(1, int(threads))
     if threads == 1 or n < 2048:
         return fn(0, n)
     bounds = np.linspace(0, n, threads + 1).astype(np.int64)
@@ -127,13 +144,15 @@ def _run_chunks(fn, n: int, threads: int):
 # shanten
 # ---------------------------------------------------------------------------------
 def shanten(counts: Any, rules: str | RuleSet | None = None, forms: bool = False,
-            threads: int = 1):
+            threads: int | None = None):
     """Shanten of N hands: int8 (N,) with -1 = complete, 0 = ready.
 
     ``counts``: (N, 34) concealed counts, a (34,) row, a :class:`Hand` or a hand string
     (then an ``int`` is returned), or a list of Hands / hand strings. ``rules``: ``mcr`` (default), ``taiwan``, ``tuidaohu``,
-    ``two_player`` (a Hand's own rule set when omitted). ``threads`` > 1 splits the batch
-    over threads (the kernel releases the GIL).
+    ``two_player`` (a Hand's own rule set when omitted; another rule set converts the
+    hand when its tiles fit, else a :class:`~mjfast.errors.RuleSetError`). ``threads``:
+    how many threads the kernel may use (None = all cores); batches of 2048 rows and more
+    are split over them (the kernel releases the GIL).
 
     With ``forms=True`` the result is a dict: ``"shanten"`` (the minimum) and one int8
     array per winning form of the rule set (``"regular"``, ``"seven_pairs"``,
@@ -143,6 +162,9 @@ def shanten(counts: Any, rules: str | RuleSet | None = None, forms: bool = False
 
     Raises :class:`~mjfast.errors.InvalidCountsError` naming the first bad row.
     """
+    if not isinstance(forms, (bool, np.bool_)):
+        raise ArgumentError(repr(forms)[:60], None, "forms must be True or False")
+    n_threads = _threads.resolve(threads)
     arr, rs, single, _ = _prepare(counts, rules)
     t = get_tables()
     form_mask, max_sets, hand_size, two_player = _params(rs)
@@ -155,7 +177,7 @@ def shanten(counts: Any, rules: str | RuleSet | None = None, forms: bool = False
         return _k.shanten_batch(arr[lo:hi], form_mask, max_sets, hand_size, two_player,
                                 ssh, hsh, out[lo:hi], per[lo:hi] if forms else per)
 
-    row, reason = _run_chunks(run, n, threads)
+    row, reason = _run_chunks(run, n, n_threads)
     if row >= 0:
         _raise_row(arr, row, reason, rs)
     if not forms:
@@ -171,36 +193,49 @@ def shanten(counts: Any, rules: str | RuleSet | None = None, forms: bool = False
 # ---------------------------------------------------------------------------------
 # waits
 # ---------------------------------------------------------------------------------
-@dataclass
-class Waits:
-    """Effective tiles of N waiting hands.
+class _WaitsTuple(NamedTuple):
+    mask: np.ndarray
+    live: np.ndarray
+
+
+class Waits(_WaitsTuple):
+    """Effective tiles of N waiting hands: a NamedTuple ``(mask, live)`` (so
+    ``mask, live = waits(...)`` and ``waits(...)[0]`` work) with the shanten beside it.
 
     - ``mask`` (N, 34) bool: the tiles whose draw lowers the shanten (for a ready hand:
       its winning tiles). A tile the hand holds four of is never in it.
     - ``live`` (N, 34) int8: live copies ``max(0, 4 - held - visible)`` of each tile in
       ``mask``, 0 elsewhere, so ``live.sum(1)`` is the ukeire (:attr:`ukeire`).
-    - ``shanten`` (N,) int8.
-
-    Unpacks as ``mask, live = waits(...)``.
+    - ``shanten`` (N,) int8 (an int for a single hand).
     """
-    mask: np.ndarray
-    live: np.ndarray
-    shanten: np.ndarray
+
+    def __new__(cls, mask: np.ndarray, live: np.ndarray, shanten: Any):
+        self = super().__new__(cls, mask, live)
+        self.__dict__["_shanten"] = shanten
+        return self
+
+    def __getnewargs__(self):
+        return (self.mask, self.live, self.shanten)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Waits is immutable")
+
+    @property
+    def shanten(self):
+        """(N,) int8 shanten of each hand (an int for a single hand)."""
+        return self.__dict__["_shanten"]
 
     @property
     def ukeire(self) -> np.ndarray:
         """(N,) live copies of all effective tiles."""
         return self.live.sum(axis=-1, dtype=np.int64)
 
-    def __iter__(self) -> Iterator[np.ndarray]:
-        return iter((self.mask, self.live))
-
-    def __len__(self) -> int:
-        return 2
+    def __repr__(self) -> str:
+        return f"Waits(mask={self.mask!r}, live={self.live!r}, shanten={self.shanten!r})"
 
 
 def waits(counts: Any, rules: str | RuleSet | None = None, visible: Any = None,
-          threads: int = 1) -> Waits:
+          threads: int | None = None) -> Waits:
     """Effective tiles and live counts of N waiting hands (13, 10, 7, 4, 1 concealed
     tiles; Taiwan 16, 13, ...).
 
@@ -208,7 +243,9 @@ def waits(counts: Any, rules: str | RuleSet | None = None, visible: Any = None,
     melds); live = ``max(0, 4 - held - visible)``. For a :class:`Hand` the hand's own melds
     are added to ``visible`` and a tile whose four copies the player holds (melds
     included) is not a wait. A single hand gives (34,) arrays and an int shanten.
+    ``threads`` as in :func:`shanten`.
     """
+    n_threads = _threads.resolve(threads)
     arr, rs, single, hand = _prepare(counts, rules)
     t = get_tables()
     form_mask, max_sets, hand_size, two_player = _params(rs)
@@ -216,7 +253,9 @@ def waits(counts: Any, rules: str | RuleSet | None = None, visible: Any = None,
     if visible is None:
         vis = np.zeros((1, N_KINDS), dtype=np.int16)
     else:
-        vis = np.asarray(visible)
+        vis = _as_array(visible, "visible")
+        if vis.dtype.kind == "f" and not np.all(np.equal(np.mod(vis, 1), 0)):
+            raise InvalidCountsError(f"visible of dtype {vis.dtype}", None, "visible must hold whole numbers")
         if vis.ndim == 1:
             vis = vis[None, :]
         if vis.ndim != 2 or vis.shape[1] != N_KINDS or vis.shape[0] not in (1, n):
@@ -244,7 +283,7 @@ def waits(counts: Any, rules: str | RuleSet | None = None, visible: Any = None,
         return _k.waits_batch(arr[lo:hi], v, form_mask, max_sets, hand_size, two_player,
                               ssh, smk, hsh, hmk, shan[lo:hi], mask[lo:hi], live[lo:hi])
 
-    row, reason = _run_chunks(run, n, threads)
+    row, reason = _run_chunks(run, n, n_threads)
     if row >= 0:
         _raise_row(arr, row, reason, rs)
     if hand is not None:
@@ -268,12 +307,12 @@ def report(hand: Any, rules: str | None = None, visible: Any = None) -> dict:
     A complete-size hand (14 tiles; 17 Taiwan) draws nothing before discarding, so its
     ``effective`` list is empty; -1 = complete.
     """
-    h = _as_hand(hand, rules)
+    rs = None if rules is None else get_rules(rules)
+    h = _as_hand(hand, None if rs is None else rs.name)
     if h is None:
-        raise TypeError("report() takes a Hand or a hand string")
-    if rules is not None and get_rules(rules).name != h.rules:
-        from dataclasses import replace
-        h = replace(h, rules=get_rules(rules).name)
+        raise ArgumentError(repr(hand)[:120], None, "report() takes a Hand or a hand string")
+    if rs is not None and rs.name != h.rules:
+        h = convert_hand(h, rs.name)
     n_tiles = int(h.counts().sum())
     if n_tiles % 3 == 1:
         w = waits(h, visible=visible)
@@ -306,16 +345,5 @@ def format_report(d: dict) -> str:
     return "\n".join(lines)
 
 
-# ``mjfast.shanten`` is both this module (``mjfast.shanten.report``) and the function
-# (``mjfast.shanten(counts)``): once the submodule is imported, the package attribute is
-# the module, so the module itself is made callable.
-import sys as _sys  # noqa: E402
-import types as _types  # noqa: E402
-
-
-class _CallableModule(_types.ModuleType):
-    def __call__(self, *args, **kwargs):
-        return shanten(*args, **kwargs)
-
-
-_sys.modules[__name__].__class__ = _CallableModule
+_hand_module.register_layer_function("shanten", shanten)
+_hand_module.register_layer_function("waits", waits)

@@ -25,6 +25,13 @@ class InputError(MjfastError):
         super().__init__(f"{reason}{where} in {shown!r}")
 
 
+class ArgumentError(InputError):
+    """An argument of the wrong type, shape or range at the API edge: ``score(None)``,
+    ``score_batch`` of an array, a table without the hand column, ``visible`` of the
+    wrong length, a negative ``base``, ``threads=0``, a settlement parameter the rule set
+    does not use (that one is a :class:`RuleSetError`)."""
+
+
 class TileParseError(InputError):
     """Unknown tile character, bad notation, malformed string."""
 

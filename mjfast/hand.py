@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from enum import IntEnum
-from typing import Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -12,6 +12,25 @@ from .errors import (HandSizeError, MeldError, RuleSetError, SituationError,
                      TileCountError, WinningTileError)
 from .rules.registry import RuleSet, get_rules
 from .tiles import FLOWER_BASE, N_KINDS, WIND_LETTERS, tile_name
+
+
+# The hand model sits below the notation and analysis layers (imports point one way:
+# see docs/INTERNALS.md). Its convenience methods (printing, shanten, waits, decompose)
+# call the functions those layers register here when ``mjfast`` is imported.
+_LAYER_FUNCTIONS: dict[str, Callable[..., Any]] = {}
+
+
+def register_layer_function(name: str, fn: Callable[..., Any]) -> None:
+    """Called once by an upper layer at import (``format_hand``, ``shanten``, ``waits``,
+    ``decompose``)."""
+    _LAYER_FUNCTIONS[name] = fn
+
+
+def _layer_function(name: str) -> Callable[..., Any]:
+    fn = _LAYER_FUNCTIONS.get(name)
+    if fn is None:   # importing any mjfast module imports the package, which registers all
+        raise RuntimeError(f"mjfast is still being imported: {name} is not available yet")
+    return fn
 
 
 class MeldKind(IntEnum):
@@ -282,8 +301,7 @@ class Hand:
 
     def describe(self) -> str:
         try:
-            from .notation import format_hand
-            return format_hand(self, "mcr")
+            return _layer_function("format_hand")(self, "mcr")
         except Exception:  # during construction of an invalid hand
             parts = [f"[{m.kind.name} {tile_name(m.tile)}]" for m in self.melds]
             parts += [tile_name(t) if 0 <= t < N_KINDS else str(t) for t in self.concealed]
@@ -293,24 +311,20 @@ class Hand:
 
     def to_string(self, fmt: str = "mcr") -> str:
         """Print in ``mcr`` (calculator string), ``mpsz`` or ``botzone`` notation."""
-        from .notation import format_hand
-        return format_hand(self, fmt)
+        return _layer_function("format_hand")(self, fmt)
 
     def shanten(self, forms: bool = False):
         """Shanten of this hand (-1 complete, 0 ready); see :func:`mjfast.shanten`."""
-        from .shanten import shanten
-        return shanten(self, rules=self.rules, forms=forms)
+        return _layer_function("shanten")(self, rules=self.rules, forms=forms)
 
     def waits(self, visible=None):
         """Effective tiles (the winning tiles of a ready hand) with live counts;
         see :func:`mjfast.waits`."""
-        from .shanten import waits
-        return waits(self, rules=self.rules, visible=visible)
+        return _layer_function("waits")(self, rules=self.rules, visible=visible)
 
     def decompose(self):
         """Every division of this complete hand; see :func:`mjfast.decompose`."""
-        from .decompose import decompose
-        return decompose(self)
+        return _layer_function("decompose")(self)
 
     def with_situation(self, **options) -> "Hand":
         return replace(self, situation=self.situation.with_options(**options))
@@ -405,17 +419,6 @@ class HandBatch:
 
     def __iter__(self) -> Iterable[Hand]:
         return (self.hand(i) for i in range(len(self)))
-
-
-def hands_to_counts(hands: Sequence[Hand] | Sequence[str], rules: str = "mcr") -> np.ndarray:
-    """(N, 34) uint8 concealed counts (winning tile included) of hands or hand strings."""
-    from .notation import parse_hand
-    out = np.zeros((len(hands), N_KINDS), dtype=np.uint8)
-    for i, h in enumerate(hands):
-        if isinstance(h, str):
-            h = parse_hand(h, rules=rules)
-        out[i] = h.counts()
-    return out
 
 
 from .errors import TileParseError  # noqa: E402  (used in validate)

@@ -18,6 +18,8 @@ unambiguous and are what :func:`mjfast.Hand.to_string` prints.)
 """
 from __future__ import annotations
 
+from .errors import TileParseError
+
 N_KINDS = 34
 N_FLOWERS = 8
 FLOWER_BASE = 34
@@ -79,22 +81,12 @@ def is_terminal(tile: int) -> bool:
 def tile_name(tile: int) -> str:
     """Short name: ``5m``, ``E``, ``C``, flowers ``a``..``h``."""
     if not 0 <= tile < N_TILE_IDS:
-        raise ValueError(f"tile id {tile} out of range 0..{N_TILE_IDS - 1}")
+        raise TileParseError(repr(tile), None, f"tile id {tile} out of range 0..{N_TILE_IDS - 1}")
     if tile >= FLOWER_BASE:
         return FLOWER_LETTERS[tile - FLOWER_BASE]
     if tile >= 27:
         return HONOR_LETTERS[tile - 27]
     return f"{tile % 9 + 1}{SUIT_LETTERS[tile // 9]}"
-
-
-def tile_from_name(name: str) -> int:
-    """Inverse of :func:`tile_name`; also accepts ``1z..7z``. Raises ``TileParseError``."""
-    from .notation.mpsz import parse_tiles
-    tiles = parse_tiles(name)
-    if len(tiles) != 1:
-        from .errors import TileParseError
-        raise TileParseError(name, 0, "expected exactly one tile")
-    return tiles[0]
 
 
 ALL_KINDS = tuple(range(N_KINDS))

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import mjfast
-from mjfast.decompose import decompose_batch
+from mjfast._decompose import decompose_batch
 from mjfast.errors import MjfastError
 
 RULES = st.sampled_from(["mcr", "taiwan", "tuidaohu", "two_player"])

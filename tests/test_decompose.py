@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from mjfast import Hand, Meld, MeldKind
-from mjfast.decompose import decompose, decompose_batch, form_mask
+from mjfast._decompose import decompose, decompose_batch, form_mask
 from mjfast.errors import HandSizeError, InvalidCountsError
 from mjfast.rules.registry import get_rules
 

@@ -14,7 +14,7 @@ from mjfast.kernels import _config
 SCRIPT = """
 import os, numpy as np
 import mjfast
-from mjfast.decompose import decompose_batch
+from mjfast._decompose import decompose_batch
 c = np.zeros((1, 34), np.uint8); c[0, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]] = 1; c[0, 27] = 2
 assert decompose_batch(c, "mcr").count()[0] == 1
 from mjfast.kernels import _config

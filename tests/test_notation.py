@@ -13,7 +13,8 @@ from mjfast.errors import (HandSizeError, MeldError, MjfastError, RuleSetError,
 from mjfast.notation import (detect_format, format_batch, format_hand, parse_batch,
                              parse_hand, parse_tiles)
 from mjfast.notation.botzone import tile_code
-from mjfast.tiles import N_TILE_IDS, RED, WHITE, tile_from_name, tile_name
+from mjfast.notation import tile_from_name
+from mjfast.tiles import N_TILE_IDS, RED, WHITE, tile_name
 
 FORMATS = ("mcr", "mpsz", "botzone")
 

@@ -203,7 +203,7 @@ def test_agreement_on_mutated_hands(rules):
 
 def test_python_fallback_matches_kernel(monkeypatch):
     """Without the compiled extension parse_batch runs the Python grammar: same results."""
-    import mjfast.notation as nt
+    import mjfast.notation._api as nt
     rng = np.random.default_rng(5)
     b = random_batch(rng, 300, "mcr")
     strings = []

@@ -12,7 +12,7 @@ import pytest
 import mjfast
 from mjfast.errors import InvalidCountsError
 from mjfast.notation import parse_hand
-from mjfast.shanten import NO_FORM, Waits, format_report, report, shanten, waits
+from mjfast._shanten import NO_FORM, Waits, format_report, report, shanten, waits
 from test_shanten_bruteforce import random_hands
 
 
@@ -205,7 +205,7 @@ def test_hand_and_string_inputs():
     assert shanten(["11122345678999m", "11123456789m99p"]).tolist() == [-1, 0]
     # the package attribute is callable whether the submodule was imported or not
     assert mjfast.shanten(NINE_GATES) == 0
-    assert mjfast.shanten.report("11122345678999m")["shanten"] == -1
+    assert mjfast._shanten.report("11122345678999m")["shanten"] == -1
     assert mjfast.waits(NINE_GATES).mask.sum() == 9
 
 

@@ -25,7 +25,7 @@ from numba import njit
 
 from mjfast.kernels._decompose import DIV_COLS, MAX_DIVISIONS, divisions
 from mjfast.rules.registry import FORM_NAMES, get_rules
-from mjfast.shanten import shanten, waits
+from mjfast._shanten import shanten, waits
 
 INF = 99
 PERMS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])

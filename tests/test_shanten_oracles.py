@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from mjfast.shanten import shanten, waits
+from mjfast._shanten import shanten, waits
 from test_shanten_bruteforce import random_hands, ref_regular_shanten
 
 MahjongGB = pytest.importorskip("MahjongGB")

@@ -11,6 +11,19 @@ import typer
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Fast analysis of Chinese-family mahjong (MCR, Taiwan, Tuidaohu, two-player).")
 
+
+def _version_callback(value: bool) -> None:
+    if value:
+        from .. import __version__
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True,
+                                       help="Print the mjfast version and exit.")) -> None:
+    """Fast analysis of Chinese-family mahjong (MCR, Taiwan, Tuidaohu, two-player)."""
+
 RULES_HELP = "Rule set: mcr, taiwan, tuidaohu, two_player."
 
 
@@ -19,7 +32,8 @@ SITUATION_OPTIONS = [
     ("seat", Optional[str], typer.Option(None, "--seat", help="Seat wind of the player: E S W N.")),
     ("prevalent", Optional[str], typer.Option(None, "--prevalent", help="Prevalent (round) wind: E S W N.")),
     ("dealer", Optional[str], typer.Option(None, "--dealer", help="Seat wind of the dealer (default E).")),
-    ("self_drawn", Optional[bool], typer.Option(None, "--tsumo/--ron", help="Self-drawn (tsumo) or discard (ron) win.")),
+    ("tsumo", bool, typer.Option(False, "--tsumo", help="A self-drawn (tsumo) win.")),
+    ("ron", bool, typer.Option(False, "--ron", help="A discard (ron) win.")),
     ("discarder", Optional[str], typer.Option(None, "--discarder", help="Seat wind of the discarder (a discard win).")),
     ("streak", Optional[int], typer.Option(None, "--streak", help="Dealer's previous consecutive wins.")),
     ("flowers", Optional[str], typer.Option(None, "--flowers", help="Flowers: a count or letters a..h.")),
@@ -47,6 +61,14 @@ def situation_options(fn):
     @functools.wraps(fn)
     def command(**kwargs):
         given = {k: kwargs.pop(k) for k in names}
+        tsumo, ron = given.pop("tsumo"), given.pop("ron")
+        if tsumo and ron:
+            from ..errors import SituationError
+            _fail(SituationError("--tsumo --ron", None,
+                                 "contradictory options: a win is either self-drawn (--tsumo) "
+                                 "or on a discard (--ron)"), kwargs.get("as_json", False))
+        if tsumo or ron:
+            given["self_drawn"] = bool(tsumo)
         return fn(situation={k: v for k, v in given.items() if v is not None}, **kwargs)
 
     sig = inspect.signature(fn)
@@ -57,8 +79,26 @@ def situation_options(fn):
     return command
 
 
-def _fail(exc: Exception) -> None:
-    typer.echo(f"error: {exc}", err=True)
+def error_json(exc: Exception) -> dict[str, Any]:
+    """The JSON shape of an error: ``{"error": {"type", "message", "input", "position",
+    "reason"}}`` (``input``/``position``/``reason`` null when the error has none)."""
+    return {"error": {"type": type(exc).__name__, "message": str(exc),
+                      "input": _plain(getattr(exc, "text", None)),
+                      "position": getattr(exc, "position", None),
+                      "reason": getattr(exc, "reason", None)}}
+
+
+def _plain(x: Any) -> Any:
+    return x if x is None or isinstance(x, (str, int, float, bool)) else repr(x)
+
+
+def _fail(exc: Exception, as_json: bool = False) -> None:
+    """Exit 2 with the error: ``error: <message>`` on stderr, or with ``--json`` the
+    :func:`error_json` object on stdout (where the command's JSON would have gone)."""
+    if as_json:
+        typer.echo(json.dumps(error_json(exc), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(f"error: {exc}", err=True)
     raise typer.Exit(code=2)
 
 

@@ -15,13 +15,13 @@ def parse(text: str = typer.Argument(..., help="A hand in mpsz, MCR-calculator o
           as_json: bool = typer.Option(False, "--json", help="Print JSON."),
           situation: dict = None):
     """Parse a hand: print it normalised in every notation, and its divisions."""
-    from ..decompose import decompose
+    from .._decompose import decompose
     from ..notation import parse_hand
     try:
         hand = parse_hand(text, rules=rules, **situation)
         divisions = decompose(hand) if hand.winning_tile is not None else []
     except MjfastError as exc:
-        _fail(exc)
+        _fail(exc, as_json)
     formats = {fmt: hand.to_string(fmt) for fmt in ("mcr", "mpsz", "botzone")}
     if as_json:
         _print_json({"rules": hand.rules, "hand": formats, "complete": bool(divisions),
@@ -46,14 +46,14 @@ def shanten(text: str = typer.Argument(..., help="A hand (13/16 tiles to see its
             as_json: bool = typer.Option(False, "--json", help="Print JSON."),
             flowers: Optional[str] = typer.Option(None, "--flowers", help="Flowers: a count or letters a..h.")):
     """Shanten number, effective tiles with live counts, and the waits of a ready hand."""
-    from .. import shanten as shanten_mod
+    from .. import _shanten as shanten_mod
     from ..notation import parse_hand
     try:
         opts = {"flowers": flowers} if flowers is not None else {}
         hand = parse_hand(text, rules=rules, **opts)
         report = shanten_mod.report(hand)
     except MjfastError as exc:
-        _fail(exc)
+        _fail(exc, as_json)
     if as_json:
         _print_json(report)
     else:
@@ -96,7 +96,7 @@ def score(text: str = typer.Argument(..., help="A complete hand."),
         hand = parse_hand(text, rules=rules, **situation)
         result = score_hand(hand, rules=hand.rules, variant=variant, **params)
     except MjfastError as exc:
-        _fail(exc)
+        _fail(exc, as_json)
     d = result.to_dict()
     if as_json:
         _print_json(d)
@@ -121,7 +121,7 @@ def score_waits_cmd(text: str = typer.Argument(..., help="A ready (waiting) hand
         hand = parse_hand(text, rules=rules, **situation)
         rows = score_waits(hand, rules=hand.rules, variant=variant)
     except MjfastError as exc:
-        _fail(exc)
+        _fail(exc, as_json)
     if as_json:
         _print_json(rows)
         return

@@ -1,4 +1,4 @@
-"""Notation: hand strings in, :class:`~mjfast.Hand` / :class:`~mjfast.HandBatch` out, and back.
+"""Notation (the functions :mod:`mjfast.notation` re-exports): hand strings in, :class:`~mjfast.Hand` / :class:`~mjfast.HandBatch` out, and back.
 
 Formats (see each module's docstring for the grammar):
 
@@ -13,10 +13,12 @@ Formats (see each module's docstring for the grammar):
 Public functions::
 
     parse_tiles(text) -> list[int]
+    tile_from_name(name) -> int
     parse_hand(text, rules="mcr", *, fmt=None, **situation) -> Hand
     format_hand(hand, fmt="mcr") -> str
     format_batch(batch, fmt="mcr") -> list[str]
     detect_format(text) -> "mcr" | "botzone"
+    hands_to_counts(hands, rules="mcr") -> (N, 34) uint8
     parse_batch(strings, rules="mcr", errors="raise", *, fmt=None)
         -> HandBatch                                   (errors="raise")
         -> (HandBatch, ok: bool ndarray, messages)     (errors="mask")
@@ -45,10 +47,13 @@ from .botzone import format_botzone, looks_like_botzone
 from .mcr_string import format_mcr
 from .mpsz import Parts, ParseFail, Record, format_mpsz, make_error, parse_tiles
 
+from .. import hand as _hand_module
+from ..hand import Hand
+
 FORMATS = ("mcr", "mpsz", "botzone")
 
 __all__ = ["parse_tiles", "parse_hand", "format_hand", "format_batch", "parse_batch",
-           "detect_format", "FORMATS"]
+           "detect_format", "hands_to_counts", "tile_from_name", "FORMATS"]
 
 
 def detect_format(text: str) -> str:
@@ -66,6 +71,7 @@ def parse_record(text: str, rs, fmt: str | None = None) -> Record:
     if not isinstance(text, str):
         raise TileParseError(repr(text)[:120], None, "a hand string is needed")
     _check_fmt(fmt)
+    detected = fmt is None
     if fmt is None:
         fmt = detect_format(text)
     try:
@@ -73,7 +79,19 @@ def parse_record(text: str, rs, fmt: str | None = None) -> Record:
             return _bz.parse_record(text, rs)
         return _mp.parse_record(text, rs)
     except ParseFail as f:
-        raise make_error(f.code, text, f.pos, f.arg, rs) from None
+        raise _noted(make_error(f.code, text, f.pos, f.arg, rs), text, detected) from None
+
+
+BOTZONE_NOTE = ("(read as Botzone notation because the text contains spaces; "
+                "mpsz/MCR hand strings have none)")
+
+
+def _noted(err: InputError, text, detected: bool) -> InputError:
+    """The error, saying which notation was assumed when the format was detected as
+    Botzone (a hand with spaces is read as Botzone codes)."""
+    if detected and isinstance(text, str) and looks_like_botzone(text):
+        return type(err)(err.text, err.position, f"{err.reason} {BOTZONE_NOTE}")
+    return err
 
 
 # ---------------------------------------------------------------------------------
@@ -130,6 +148,39 @@ def _flowers_option(v, text, rs):
     return tuple(sorted(ids)), count
 
 
+def _apply_options(sit: dict, flowers, fcount, options: dict, text, rs, kong: bool):
+    """Apply situation keywords to ``sit`` (Situation fields) in place; -> (flowers, count).
+    The one validation of the keyword vocabulary, for strings and Hands alike."""
+    for k, v in options.items():
+        if k not in OPTION_NAMES:
+            raise SituationError(text, None, f"unknown situation option {k!r} "
+                                 f"(known: {', '.join(sorted(OPTION_NAMES))})")
+        if k in _BOOL_OPTS:
+            if not isinstance(v, (bool, np.bool_, int, np.integer)) or v not in (0, 1):
+                raise SituationError(text, None, f"{k}={v!r}: True or False expected")
+            sit[k] = bool(v)
+        elif k in _WIND_OPTS:
+            sit[k] = _wind(k, v, text)
+        elif k in _INT_OPTS:
+            if k == "table_discards" and v is None:
+                sit[k] = None
+            elif (not isinstance(v, (int, np.integer)) or isinstance(v, (bool, np.bool_))
+                    or not 0 <= v <= 32767):
+                raise SituationError(text, None, f"{k}={v!r}: an integer 0..32767 expected")
+            else:
+                sit[k] = int(v)
+        else:
+            flowers, fcount = _flowers_option(v, text, rs)
+    if "self_drawn" in options and "discarder" not in options and sit["self_drawn"]:
+        sit["discarder"] = None
+    if options.get("discarder") is not None and "self_drawn" not in options:
+        sit["self_drawn"] = False
+    if "kong_replacement" not in options and "robbing_kong" not in options:
+        sit["kong_replacement"] = kong and sit["self_drawn"]
+        sit["robbing_kong"] = kong and not sit["self_drawn"]
+    return flowers, fcount
+
+
 def record_to_hand(rec: Record, text: str, rs, options: dict):
     """Build the :class:`~mjfast.Hand` (string facts, then keyword overrides)."""
     from ..hand import Hand, Meld, MeldKind, Situation
@@ -143,33 +194,7 @@ def record_to_hand(rec: Record, text: str, rs, options: dict):
                fourth_tile=fourth, first_turn=bool(ex.get("first_turn", False)))
     flowers, fcount = tuple(rec.flowers), rec.flower_count
     if options:
-        for k, v in options.items():
-            if k not in OPTION_NAMES:
-                raise SituationError(text, None, f"unknown situation option {k!r} "
-                                     f"(known: {', '.join(sorted(OPTION_NAMES))})")
-            if k in _BOOL_OPTS:
-                if not isinstance(v, (bool, np.bool_, int, np.integer)) or v not in (0, 1):
-                    raise SituationError(text, None, f"{k}={v!r}: True or False expected")
-                sit[k] = bool(v)
-            elif k in _WIND_OPTS:
-                sit[k] = _wind(k, v, text)
-            elif k in _INT_OPTS:
-                if k == "table_discards" and v is None:
-                    sit[k] = None
-                elif (not isinstance(v, (int, np.integer)) or isinstance(v, (bool, np.bool_))
-                        or not 0 <= v <= 32767):
-                    raise SituationError(text, None, f"{k}={v!r}: an integer 0..32767 expected")
-                else:
-                    sit[k] = int(v)
-            else:
-                flowers, fcount = _flowers_option(v, text, rs)
-        if "self_drawn" in options and "discarder" not in options and sit["self_drawn"]:
-            sit["discarder"] = None
-        if options.get("discarder") is not None and "self_drawn" not in options:
-            sit["self_drawn"] = False
-        if "kong_replacement" not in options and "robbing_kong" not in options:
-            sit["kong_replacement"] = kong and sit["self_drawn"]
-            sit["robbing_kong"] = kong and not sit["self_drawn"]
+        flowers, fcount = _apply_options(sit, flowers, fcount, options, text, rs, kong)
     try:
         situation = Situation(**sit)
         melds = tuple(Meld(MeldKind(k), t, concealed=c, added=a,
@@ -381,7 +406,7 @@ def parse_batch(strings, rules="mcr", errors: str = "raise", *, fmt: str | None 
                 else:
                     bpos = int(epos[i])
                     pos = None if bpos < 0 else (bpos if char_positions else _char_pos(text, bpos))
-                    err = make_error(c, text, pos, int(earg[i]), rs)
+                    err = _noted(make_error(c, text, pos, int(earg[i]), rs), text, fmt is None)
             ok[i] = False
             if errors == "raise":
                 first_err = (i, err)
@@ -466,3 +491,79 @@ def _reset_row(b, i: int) -> None:
     b.discarder[i] = -1
     b.streak[i] = 0
     b.table_discards[i] = -1
+
+
+def hand_with_options(hand: Hand, options: dict) -> Hand:
+    """``hand`` with situation keywords applied: the same vocabulary and checks as
+    :func:`parse_hand`'s keywords (flowers included)."""
+    if not options:
+        return hand
+    from dataclasses import fields, replace
+    from ..hand import Situation
+    text = hand.describe()
+    s = hand.situation
+    sit = {f.name: getattr(s, f.name) for f in fields(s)}
+    kong = s.kong_replacement or s.robbing_kong
+    flowers, fcount = _apply_options(sit, hand.flowers, hand.flower_count, options, text,
+                                     get_rules(hand.rules), kong)
+    try:
+        return replace(hand, situation=Situation(**sit), flowers=flowers, flower_count=fcount)
+    except InputError as e:
+        raise type(e)(text, None, e.reason) from None
+
+
+def convert_hand(hand: Hand, rules) -> Hand:
+    """The same hand under another rule set (``rules=`` given with a Hand of another
+    rule set): converted when its tiles, melds and flowers fit that rule set, else a
+    :class:`~mjfast.errors.RuleSetError` saying why."""
+    rs = get_rules(rules)
+    if rs.name == hand.rules:
+        return hand
+    from dataclasses import replace
+    try:
+        return replace(hand, rules=rs.name)
+    except InputError as e:
+        raise RuleSetError(hand.describe(), None,
+                           f"rules={rs.name!r} contradicts the hand's own rule set "
+                           f"{hand.rules!r} and the hand cannot be read as {rs.name}: "
+                           f"{e.reason}") from None
+
+
+# ---------------------------------------------------------------------------------
+# small helpers built on the grammar
+# ---------------------------------------------------------------------------------
+def tile_from_name(name: str) -> int:
+    """Inverse of :func:`mjfast.tiles.tile_name`; also accepts ``1z..7z`` and Botzone
+    codes. Raises :class:`~mjfast.errors.TileParseError`."""
+    tiles = parse_tiles(name)
+    if len(tiles) != 1:
+        raise TileParseError(name, None, f"expected exactly one tile, got {len(tiles)}")
+    return tiles[0]
+
+
+def hands_to_counts(hands, rules="mcr") -> np.ndarray:
+    """(N, 34) uint8 concealed counts (winning tile included) of :class:`~mjfast.Hand`
+    objects or hand strings."""
+    from ..tiles import N_KINDS
+    if isinstance(hands, (str, bytes, Hand)) or not hasattr(hands, "__len__") \
+            or not hasattr(hands, "__iter__"):
+        raise TileParseError(repr(hands)[:120], None,
+                             "hands_to_counts needs a list of Hands or hand strings")
+    rs = get_rules(rules)
+    out = np.zeros((len(hands), N_KINDS), dtype=np.uint8)
+    for i, h in enumerate(hands):
+        if isinstance(h, str):
+            try:
+                h = parse_hand(h, rules=rs)
+            except InputError as e:
+                err = type(e)(e.text, e.position, f"item {i}: {e.reason}")
+                err.row = i
+                raise err from None
+        elif not isinstance(h, Hand):
+            raise TileParseError(repr(h)[:120], i, f"item {i}: a Hand or a hand string is needed")
+        out[i] = h.counts()
+    return out
+
+
+# The hand model sits below this layer: its printing methods call what is registered here.
+_hand_module.register_layer_function("format_hand", format_hand)

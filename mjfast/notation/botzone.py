@@ -327,5 +327,5 @@ def format_botzone(p) -> str:
 
 def parse_botzone(text: str, rules="mcr", **situation):
     """Parse a Botzone hand string (see the module docstring) into a :class:`~mjfast.Hand`."""
-    from . import parse_hand
+    from ._api import parse_hand
     return parse_hand(text, rules=rules, fmt="botzone", **situation)

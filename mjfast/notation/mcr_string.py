@@ -33,5 +33,5 @@ def format_mcr(p) -> str:
 
 def parse_mcr(text: str, rules="mcr", **situation):
     """Parse an MCR calculator string into a :class:`~mjfast.Hand`."""
-    from . import parse_hand
+    from ._api import parse_hand
     return parse_hand(text, rules=rules, fmt="mcr", **situation)

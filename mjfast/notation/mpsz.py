@@ -85,8 +85,8 @@ REASONS: dict[int, tuple[type, str]] = {
     C_FLOWER_DUP: (TileCountError, "a flower held twice"),
     C_FLOWERS_9: (TileCountError, "{arg} flowers (at most 8)"),
     S_MELDS: (HandSizeError, "more than {sets} melds"),
-    S_TOO_MANY: (HandSizeError, "too many tiles for a {rules} hand"),
-    S_SIZE: (HandSizeError, "{arg} tiles (melds counted as 3) where a {rules} hand has {hs} (waiting) or {ws} (complete)"),
+    S_TOO_MANY: (HandSizeError, "too many tiles: {arg} (melds counted as 3), expected {hs} (waiting) or {ws} (complete) for a {rules} hand"),
+    S_SIZE: (HandSizeError, "{few} tiles: {arg} (melds counted as 3), expected {hs} (waiting) or {ws} (complete) for a {rules} hand"),
     R_TILE: (RuleSetError, "tile {tile} is not in the {rules} tile set"),
     R_FLOWERS: (RuleSetError, "{rules} has no flowers"),
     X_UNKNOWN: (SituationError, "unknown situation item (dealer discarder streak table_discards original_ready first_turn)"),
@@ -102,12 +102,38 @@ def make_error(code: int, text, pos: int | None, arg: int = 0, rs=None):
     """The typed error for an error code (shared by the Python path and the batch kernel)."""
     cls, template = REASONS[code]
     ch = text[pos] if isinstance(text, str) and pos is not None and 0 <= pos < len(text) else ""
+    if code == S_TOO_MANY and isinstance(text, str):
+        arg = written_size(text)   # the grammar stops at the first tile too many
     tile = tile_name(arg) if 0 <= arg < 42 else str(arg)
-    msg = template.format(ch=ch, tile=tile, arg=arg,
+    few = "too few" if rs is not None and arg < rs.hand_size else "wrong number of"
+    msg = template.format(ch=ch, tile=tile, arg=arg, few=few,
                           rules=getattr(rs, "name", "?"), sets=getattr(rs, "sets", "?"),
                           hs=getattr(rs, "hand_size", "?"),
                           ws=getattr(rs, "hand_size", 0) + 1 if rs is not None else "?")
     return cls(text, pos, msg)
+
+
+def written_size(text: str) -> int:
+    """Tiles written before the first ``|`` (each meld counted as 3), counted without the
+    grammar's other checks: the number a "too many tiles" error reports."""
+    head = text.split("|", 1)[0]
+    melds = 0
+    rest = []
+    depth = 0
+    for c in head:
+        if c == "[":
+            melds += depth == 0
+            depth = 1
+        elif c == "]":
+            depth = 0
+        elif not depth:
+            rest.append(c)
+    body = "".join(rest)
+    if any(c in " \t" for c in body.strip(" \t")):       # Botzone codes
+        n = sum(1 for tok in body.split() if len(tok) == 2 and tok[0] in "WBTFJ" and tok[1].isdigit())
+    else:
+        n = sum(1 for c in body if c.isdigit() or c in HONOR_LETTERS)
+    return 3 * melds + n
 
 
 class ParseFail(Exception):
@@ -597,5 +623,5 @@ def format_mpsz(p: Parts) -> str:
 
 def parse_mpsz(text: str, rules="mcr", **situation):
     """Parse an mpsz hand string (see the module docstring) into a :class:`~mjfast.Hand`."""
-    from . import parse_hand
+    from ._api import parse_hand
     return parse_hand(text, rules=rules, fmt="mpsz", **situation)

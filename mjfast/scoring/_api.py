@@ -1,111 +1,306 @@
-"""Public scoring API: :func:`score`, :func:`score_batch`, :func:`score_table`, :func:`score_waits`.
+"""The public scoring functions, re-exported by :mod:`mjfast.scoring` and :mod:`mjfast`.
 
-Each rule set has one scorer module here (``mcr``, ``taiwan``, ``tuidaohu`` — which also
-serves ``two_player``) implementing the scorer contract:
+One contract for the four rule sets (``mcr``, ``taiwan``, ``tuidaohu``, ``two_player``):
 
-- ``score_hand(hand, variant=None, **params) -> ScoreResult``
-- ``score_batch(batch: HandBatch, variant=None) -> BatchScores``  (a compiled kernel)
-- ``score_waits_batch(batch: HandBatch, visible, variant=None) -> WaitScores``
-- ``FAN_TABLE``: the rule set's table (ids, names, values) used to label batch results.
+- ``score(hand, rules=None, variant=None, *, threads=None, **options) -> ScoreResult``
+- ``score_batch(batch, rules=None, variant=None, *, threads=None) -> BatchScores``
+- ``score_waits(hand, rules=None, visible=None, variant=None, *, threads=None, **situation)``
+- ``score_table(df, rules=None, variant=None, column="hand", *, threads=None)``
+
+``rules`` None means the Hand's (or HandBatch's) own rule set, ``mcr`` for strings; a
+``rules`` that differs from a Hand's converts it when its tiles fit, else a
+:class:`~mjfast.errors.RuleSetError`. ``options`` are the situation keywords of
+:func:`mjfast.parse_hand` and the settlement parameters of :data:`SETTLEMENT_PARAMS`; an
+unknown keyword is a :class:`~mjfast.errors.SituationError` whatever the rule set, a
+settlement parameter the rule set does not use a :class:`~mjfast.errors.RuleSetError`
+naming it, a value out of range an :class:`~mjfast.errors.ArgumentError`. ``threads`` is
+the number of threads the kernel may use (None = all cores; see :mod:`mjfast._threads`).
+Everything is validated here, before the per-rule-set ``score_hand`` / ``score_batch`` /
+``score_waits_batch`` of ``mjfast.scoring.<rules>`` run.
 """
 from __future__ import annotations
 
 import dataclasses
 import importlib
-from dataclasses import dataclass
+import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from ..errors import RuleSetError
+from .. import _threads
+from ..errors import (ArgumentError, HandSizeError, InputError, InvalidCountsError,
+                      RuleSetError, SituationError)
 from ..hand import Hand, HandBatch
+from ..notation import convert_hand, hand_with_options, parse_hand
+from ..notation._api import OPTION_NAMES
 from ..rules.registry import get_rules
-from .result import FanHit, ScoreResult
+from ..tiles import N_KINDS, WIND_LETTERS, tile_name
+from .result import BatchScores, ScoreResult, WaitScores
 
 _SCORER_MODULES = {"mcr": "mcr", "taiwan": "taiwan", "tuidaohu": "tuidaohu",
                    "two_player": "tuidaohu"}
 
+SETTLEMENT_PARAMS: dict[str, tuple[str, ...]] = {
+    "mcr": ("base",),
+    "taiwan": ("base", "unit", "eighth_flower"),
+    "tuidaohu": ("base", "fee", "chips"),
+    "two_player": ("base", "fee", "chips"),
+}
+"""The settlement parameters each rule set uses:
 
-@dataclass
-class BatchScores:
-    """Batch scoring output: ``fan_counts[i, id]`` is how many times fan ``id`` counted in
-    hand i (column 0 unused), ``totals`` the hand totals, ``legal`` whether each is a legal
-    win (complete hands only; ``complete`` False rows have total -1)."""
-    fan_counts: np.ndarray
-    totals: np.ndarray
-    legal: np.ndarray
-    complete: np.ndarray
-    extras: dict[str, np.ndarray] | None = None
-
-
-@dataclass
-class WaitScores:
-    """Every wait of N ready hands, (N, 34) arrays indexed by winning tile:
-    ``wins`` whether the tile completes the hand, ``total_discard`` / ``total_self_drawn``
-    the totals (-1 where not a win), ``legal_discard`` / ``legal_self_drawn``, ``live``."""
-    wins: np.ndarray
-    total_discard: np.ndarray
-    total_self_drawn: np.ndarray
-    legal_discard: np.ndarray
-    legal_self_drawn: np.ndarray
-    live: np.ndarray
+- ``base``: an int >= 0 (MCR: what every loser pays besides the points, default 8;
+  Taiwan: the base stake; Tuidaohu / two-player: the unit payments scale with);
+- ``unit``: an int >= 0, the value of one tai (Taiwan);
+- ``fee``: the fraction of the receiver's winnings taken as a fee, 0 <= fee < 1
+  (two-player default 0.05; a fee of 1 or more would leave the winner at a loss, so it is
+  an error);
+- ``chips``: an int >= 0 (every payer) or ``{seat: int}`` (seat letter or number), the
+  most a payer can lose;
+- ``eighth_flower``: the seat (letter or 0..3) holding the 8th flower, for Taiwan's
+  七花搶第八花.
+"""
+_ALL_PARAMS = ("base", "unit", "fee", "chips", "eighth_flower")
 
 
-def scorer_module(rules: str):
+def scorer_module(rules):
+    """The per-rule-set scorer module (``mjfast.scoring.mcr`` ...)."""
     rs = get_rules(rules)
     name = _SCORER_MODULES.get(rs.name)
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(f"{__package__}.{name}")
     except ModuleNotFoundError as exc:  # a rule set whose scorer is not built yet
         raise RuleSetError(rs.name, None, f"no scorer for rule set {rs.name}") from exc
 
 
-def _as_hand(hand: Hand | str, rules: str, situation: dict[str, Any]) -> Hand:
+# ---------------------------------------------------------------------------------------
+# argument checks
+# ---------------------------------------------------------------------------------------
+def _check_variant(variant) -> None:
+    if variant is not None and not isinstance(variant, str):
+        raise ArgumentError(repr(variant)[:60], None, "variant must be a string or None")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _whole(name: str, v, what: str) -> int:
+    if not _is_int(v):
+        raise ArgumentError(f"{name}={v!r}"[:80], None, f"{name} must be a whole number >= 0 ({what})")
+    if v < 0:
+        raise ArgumentError(f"{name}={v!r}", None, f"{name} must be >= 0 ({what}), got {v}")
+    return int(v)
+
+
+def _seat(name: str, v, players: int) -> int:
+    if isinstance(v, str) and len(v) == 1 and v.upper() in WIND_LETTERS[:players]:
+        return WIND_LETTERS.index(v.upper())
+    if _is_int(v) and 0 <= v < players:
+        return int(v)
+    raise ArgumentError(f"{name}={v!r}"[:80], None,
+                        f"{name} must be a seat: {' '.join(WIND_LETTERS[:players])} or 0..{players - 1}")
+
+
+def _check_param(name: str, v, rules: str):
+    if name == "base":
+        return _whole(name, v, "the base stake")
+    if name == "unit":
+        return _whole(name, v, "the value of one tai")
+    if name == "fee":
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(float(v)):
+            raise ArgumentError(f"fee={v!r}"[:80], None, "fee must be a fraction 0 <= fee < 1 (0.05 = 5 %)")
+        if not 0 <= float(v) < 1:
+            raise ArgumentError(f"fee={v!r}", None,
+                                "fee must be a fraction 0 <= fee < 1 (0.05 = 5 %): a fee of 1 or "
+                                "more would leave the winner at a loss")
+        return float(v)
+    if name == "chips":
+        players = get_rules(rules).players
+        if isinstance(v, Mapping):
+            return {_seat("chips seat", k, players): _whole("chips", c, "the most a payer loses")
+                    for k, c in v.items()}
+        return _whole(name, v, "the most a payer loses")
+    return _seat(name, v, 4)   # eighth_flower
+
+
+def _split_options(options: dict[str, Any], rules: str, settles: bool):
+    """-> (situation keywords, settlement parameters), every name and value checked."""
+    situation, params = {}, {}
+    for k, v in options.items():
+        if k in _ALL_PARAMS:
+            params[k] = v
+        elif k in OPTION_NAMES:
+            situation[k] = v
+        else:
+            raise SituationError(k, None, f"unknown option {k!r} (situation: "
+                                 f"{', '.join(sorted(OPTION_NAMES))}; settlement: "
+                                 f"{', '.join(_ALL_PARAMS)})")
+    params = {k: v for k, v in params.items() if v is not None}
+    if params and not settles:
+        k = next(iter(params))
+        raise ArgumentError(f"{k}={params[k]!r}"[:80], None,
+                            "score_waits gives totals, not settlements: it takes no settlement "
+                            f"parameter ({', '.join(_ALL_PARAMS)})")
+    used = SETTLEMENT_PARAMS[rules]
+    for k, v in params.items():
+        if k not in used:
+            raise RuleSetError(f"{k}={v!r}"[:80], None,
+                               f"{rules} does not use {k!r} (its settlement parameters: "
+                               f"{', '.join(used)})")
+    return situation, {k: _check_param(k, v, rules) for k, v in params.items()}
+
+
+def _one_hand(hand, rules, options: dict[str, Any], fn: str, settles: bool):
+    """-> (Hand, settlement params, what the caller typed for error messages)."""
     if isinstance(hand, str):
-        from ..notation import parse_hand
-        return parse_hand(hand, rules=rules, **situation)
-    if situation:
-        hand = hand.with_situation(**situation)
-    return hand
+        rs = get_rules(rules if rules is not None else "mcr")
+        situation, params = _split_options(options, rs.name, settles)
+        return parse_hand(hand, rules=rs, **situation), params, hand
+    if isinstance(hand, Hand):
+        rs = get_rules(rules if rules is not None else hand.rules)
+        situation, params = _split_options(options, rs.name, settles)
+        h = hand_with_options(convert_hand(hand, rs), situation)
+        return h, params, h.describe()
+    many = "; N hands: score_batch / score_table" if fn == "score" else ""
+    raise ArgumentError(_shown(hand), None, f"{fn} takes one Hand or hand string{many}")
 
 
-_PARAMS = ("base", "unit", "fee", "chips", "eighth_flower")
+def _shown(x) -> str:
+    if isinstance(x, np.ndarray):
+        return f"array of shape {x.shape} and dtype {x.dtype}"
+    return repr(x)[:120]
 
 
-def score(hand: Hand | str, rules: str = "mcr", variant: str | None = None, **options) -> ScoreResult:
+def _retext(e: InputError, typed: str) -> InputError:
+    """A scorer's error re-addressed to what the caller typed (scorers work on batches
+    and name rows; one hand has no row)."""
+    return type(e)(typed, None, e.reason)
+
+
+_BATCH_FIELDS = {"counts": (N_KINDS,), "winning_tile": (), "melds": (5, 4), "n_melds": (),
+                 "flowers": (), "flags": (), "seat": (), "prevalent": (), "dealer": (),
+                 "discarder": (), "streak": (), "table_discards": ()}
+_BATCH_RANGES = {"counts": (0, 4), "winning_tile": (-1, 33), "n_melds": (0, 5),
+                 "flowers": (0, 8), "seat": (0, 3), "prevalent": (0, 3), "dealer": (0, 3),
+                 "discarder": (-1, 3), "streak": (0, 32767), "table_discards": (-1, 32767),
+                 "flags": (0, 127)}
+
+
+def _check_batch(batch, fn: str) -> None:
+    """A :class:`HandBatch` with arrays of the right shapes, integer types and ranges."""
+    if not isinstance(batch, HandBatch):
+        raise ArgumentError(_shown(batch), None,
+                            f"{fn} takes a HandBatch (parse_batch(strings) or "
+                            "HandBatch.from_hands(hands) builds one)")
+    n = None
+    for name, tail in _BATCH_FIELDS.items():
+        a = getattr(batch, name)
+        if not isinstance(a, np.ndarray) or a.dtype.kind not in "iu" or a.ndim != 1 + len(tail) \
+                or a.shape[1:] != tail or (n is not None and a.shape[0] != n):
+            want = f"({n if n is not None else 'N'}{''.join(', ' + str(d) for d in tail)})"
+            raise InvalidCountsError(f"HandBatch.{name}: {_shown(a)}", None,
+                                     f"HandBatch.{name} must be an integer array of shape {want}")
+        n = a.shape[0]
+        lo, hi = _BATCH_RANGES.get(name, (None, None))
+        if lo is not None and a.size:
+            bad = np.flatnonzero(((a < lo) | (a > hi)).reshape(n, -1).any(axis=1))
+            if bad.size:
+                i = int(bad[0])
+                raise InvalidCountsError(f"HandBatch.{name} row {i}: {a[i].tolist()}", i,
+                                         f"{name} values must be {lo}..{hi}")
+    if not isinstance(batch.rules, str):
+        raise ArgumentError(repr(batch.rules)[:60], None, "HandBatch.rules must be a rule set name")
+
+
+def _check_visible(visible) -> np.ndarray | None:
+    """``visible`` as a (1, 34) uint8 row: copies of each tile seen elsewhere."""
+    if visible is None:
+        return None
+    hint = ("visible counts the copies of each tile seen elsewhere: a (34,) array of 0..4 "
+            "(tile names: mjfast.hands_to_counts or numpy.bincount of tile ids)")
+    if isinstance(visible, (str, bytes, Mapping)):
+        raise ArgumentError(_shown(visible), None, hint)
+    try:
+        arr = np.asarray(visible)
+    except (ValueError, TypeError):
+        raise ArgumentError(_shown(visible), None, hint) from None
+    if arr.dtype.kind not in "biuf":
+        raise ArgumentError(_shown(visible), None, hint)
+    if arr.size != N_KINDS or arr.ndim not in (1, 2):
+        raise ArgumentError(f"visible of shape {arr.shape}", None,
+                            f"visible must have 34 counts, got {arr.size}: {hint}")
+    arr = arr.reshape(N_KINDS)
+    if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)) \
+            or arr.min() < 0 or arr.max() > 4:
+        t = int(np.flatnonzero(~np.isfinite(arr) | (arr != np.round(arr)) | (arr < 0) | (arr > 4))[0])
+        raise InvalidCountsError(f"visible {arr.tolist()}", t,
+                                 f"visible[{t}] ({tile_name(t)}) is {arr[t]}: counts must be 0..4")
+    return arr.astype(np.uint8).reshape(1, N_KINDS)
+
+
+# ---------------------------------------------------------------------------------------
+# the four functions
+# ---------------------------------------------------------------------------------------
+def score(hand: Hand | str, rules: str | None = None, variant: str | None = None, *,
+          threads: int | None = None, **options) -> ScoreResult:
     """Score one complete hand (a :class:`Hand` or any accepted hand string).
 
     ``options`` are situation keywords (``self_drawn``, ``discarder``, ``seat``...) that
-    override the hand's own, and settlement parameters (``base``, ``unit``, ``fee``,
-    ``chips``) where the rule set has them.
+    override the hand's own, and the settlement parameters the rule set uses
+    (:data:`SETTLEMENT_PARAMS`: ``base``, ``unit``, ``fee``, ``chips``,
+    ``eighth_flower``). ``threads``: threads the kernel may use (None = all cores).
     """
-    if isinstance(hand, Hand) and rules == "mcr" and hand.rules != "mcr":
-        rules = hand.rules
-    params = {k: options.pop(k) for k in list(options) if k in _PARAMS}
-    h = _as_hand(hand, rules, options)
-    mod = scorer_module(h.rules)
-    return mod.score_hand(h, variant=variant, **params)
+    _check_variant(variant)
+    _threads.resolve(threads)
+    h, params, typed = _one_hand(hand, rules, options, "score", True)
+    try:
+        with _threads.numba_threads(threads):
+            return scorer_module(h.rules).score_hand(h, variant=variant, **params)
+    except InputError as e:
+        raise _retext(e, typed) from None
 
 
-def score_batch(batch: HandBatch, rules: str | None = None, variant: str | None = None) -> BatchScores:
-    """Score N complete hands held as a :class:`HandBatch` (compiled kernel)."""
+def score_batch(batch: HandBatch, rules: str | None = None, variant: str | None = None, *,
+                threads: int | None = None) -> BatchScores:
+    """Score N complete hands held as a :class:`HandBatch` (compiled kernel).
+
+    ``rules`` None = the batch's own rule set. ``threads``: threads the kernel may use
+    (None = all cores)."""
+    _check_variant(variant)
+    _threads.resolve(threads)
+    _check_batch(batch, "score_batch")
     if rules is not None and get_rules(rules).name != get_rules(batch.rules).name:
         batch = dataclasses.replace(batch, rules=get_rules(rules).name)
-    return scorer_module(batch.rules).score_batch(batch, variant=variant)
+    with _threads.numba_threads(threads):
+        return scorer_module(batch.rules).score_batch(batch, variant=variant)
 
 
-def score_waits(hand: Hand | str, rules: str = "mcr", visible=None, variant: str | None = None,
-                **options) -> list[dict[str, Any]]:
+def score_waits(hand: Hand | str, rules: str | None = None, visible=None,
+                variant: str | None = None, *, threads: int | None = None,
+                **situation) -> list[dict[str, Any]]:
     """Every winning tile of a ready hand with its totals on a discard and a self-draw,
     legality and live count: a list of dicts ``{"tile", "total_discard",
-    "total_self_drawn", "legal_discard", "legal_self_drawn", "live"}``."""
-    from ..tiles import tile_name
-    if isinstance(hand, Hand) and rules == "mcr" and hand.rules != "mcr":
-        rules = hand.rules
-    h = _as_hand(hand, rules, options)
+    "total_self_drawn", "legal_discard", "legal_self_drawn", "live"}``.
+
+    ``visible``: (34,) counts of tiles seen elsewhere (0..4 each), for ``live``.
+    """
+    _check_variant(variant)
+    _threads.resolve(threads)
+    h, _, typed = _one_hand(hand, rules, situation, "score_waits", False)
+    vis = _check_visible(visible)
+    rs = get_rules(h.rules)
+    if h.winning_tile is not None:
+        raise HandSizeError(typed, None,
+                            f"score_waits needs a ready hand ({rs.hand_size} tiles, melds counted "
+                            f"as 3, no winning tile); this one has {h.size}: score it with score()")
     batch = HandBatch.from_hands([h])
-    vis = None if visible is None else np.asarray(visible, dtype=np.uint8).reshape(1, 34)
-    ws = scorer_module(h.rules).score_waits_batch(batch, vis, variant=variant)
+    try:
+        with _threads.numba_threads(threads):
+            ws = scorer_module(h.rules).score_waits_batch(batch, vis, variant=variant)
+    except InputError as e:
+        raise _retext(e, typed) from None
     out = []
     for t in np.flatnonzero(ws.wins[0]):
         out.append({"tile": tile_name(int(t)),
@@ -117,8 +312,9 @@ def score_waits(hand: Hand | str, rules: str = "mcr", visible=None, variant: str
     return out
 
 
-def score_table(df, rules: str = "mcr", variant: str | None = None, column: str = "hand"):
-    """Score a Polars DataFrame (or Arrow table) with a ``hand`` string column.
+def score_table(df, rules: str | None = None, variant: str | None = None, column: str = "hand",
+                *, threads: int | None = None):
+    """Score a Polars DataFrame (or Arrow table) with a hand-string column (``hand``).
 
     Returns a Polars DataFrame with the input columns plus ``total``, ``legal``,
     ``fan_ids`` (list) and ``fan_counts`` (list). Rows that do not parse or are not
@@ -126,13 +322,30 @@ def score_table(df, rules: str = "mcr", variant: str | None = None, column: str 
     """
     import polars as pl
     import pyarrow as pa
+
     from ..notation import parse_batch
 
-    if not isinstance(df, pl.DataFrame):
+    _check_variant(variant)
+    _threads.resolve(threads)
+    rs = get_rules(rules if rules is not None else "mcr")
+    if isinstance(df, (pa.Table, pa.RecordBatch)):
         df = pl.from_arrow(df)
+    if not isinstance(df, pl.DataFrame):
+        raise ArgumentError(_shown(df), None,
+                            "score_table takes a Polars DataFrame or an Arrow table with a "
+                            "hand-string column (a list of strings: pl.DataFrame({'hand': strings}))")
+    if not isinstance(column, str):
+        raise ArgumentError(repr(column)[:60], None, "column must be a column name (str)")
+    if column not in df.columns:
+        raise ArgumentError(f"column {column!r}", None,
+                            f"the table has no column {column!r} (columns: "
+                            f"{', '.join(df.columns) or 'none'}); name it with column=")
     strings = df.get_column(column)
-    batch, ok, messages = parse_batch(strings, rules=rules, errors="mask")
-    scores = score_batch(batch, rules=rules, variant=variant)
+    if strings.dtype not in (pl.String, pl.Null):
+        raise ArgumentError(f"column {column!r} ({strings.dtype})", None,
+                            "the hand column must hold strings")
+    batch, ok, messages = parse_batch(strings.cast(pl.String), rules=rs, errors="mask")
+    scores = score_batch(batch, rules=rs.name, variant=variant, threads=threads)
     good = ok & scores.complete
     fan_ids, fan_counts = _fan_lists(scores.fan_counts, good)
     errors = [m if not ok[i] else (None if scores.complete[i] else "not a complete hand")
@@ -164,5 +377,5 @@ def _fan_lists(fan_counts: np.ndarray, good: np.ndarray):
     return ids, counts
 
 
-__all__ = ["score", "score_batch", "score_table", "score_waits", "ScoreResult", "FanHit",
-           "BatchScores", "WaitScores"]
+__all__ = ["score", "score_batch", "score_table", "score_waits", "scorer_module",
+           "SETTLEMENT_PARAMS"]

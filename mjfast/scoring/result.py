@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class FanHit:
@@ -49,3 +51,28 @@ class ScoreResult:
             d["variant"] = self.variant
         d.update(self.extras)
         return d
+
+
+@dataclass
+class BatchScores:
+    """Batch scoring output: ``fan_counts[i, id]`` is how many times fan ``id`` counted in
+    hand i (column 0 unused), ``totals`` the hand totals, ``legal`` whether each is a legal
+    win (complete hands only; ``complete`` False rows have total -1)."""
+    fan_counts: np.ndarray
+    totals: np.ndarray
+    legal: np.ndarray
+    complete: np.ndarray
+    extras: dict[str, np.ndarray] | None = None
+
+
+@dataclass
+class WaitScores:
+    """Every wait of N ready hands, (N, 34) arrays indexed by winning tile:
+    ``wins`` whether the tile completes the hand, ``total_discard`` / ``total_self_drawn``
+    the totals (-1 where not a win), ``legal_discard`` / ``legal_self_drawn``, ``live``."""
+    wins: np.ndarray
+    total_discard: np.ndarray
+    total_self_drawn: np.ndarray
+    legal_discard: np.ndarray
+    legal_self_drawn: np.ndarray
+    live: np.ndarray

@@ -1,0 +1,19 @@
+"""Public scoring API: :func:`score`, :func:`score_batch`, :func:`score_table`, :func:`score_waits`.
+
+The functions live in :mod:`mjfast.scoring._api` (validation, the one scorer contract)
+and are re-exported here. Each rule set has one scorer module (``mcr``, ``taiwan``,
+``tuidaohu`` — which also serves ``two_player``) with the per-rule-set entry points:
+
+- ``score_hand(hand, variant=None, **params) -> ScoreResult``
+- ``score_batch(batch: HandBatch, variant=None) -> BatchScores``  (a compiled kernel)
+- ``score_waits_batch(batch: HandBatch, visible, variant=None) -> WaitScores``
+- ``FAN_TABLE``: the rule set's table (ids, names, values) used to label batch results.
+"""
+from __future__ import annotations
+
+from ._api import (SETTLEMENT_PARAMS, score, score_batch, score_table, score_waits,
+                   scorer_module)
+from .result import BatchScores, FanHit, ScoreResult, WaitScores
+
+__all__ = ["score", "score_batch", "score_table", "score_waits", "ScoreResult", "FanHit",
+           "BatchScores", "WaitScores", "SETTLEMENT_PARAMS", "scorer_module"]
