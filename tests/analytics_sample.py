@@ -56,6 +56,10 @@ HANDS_A = [
                 W(4, 1, 6, 8, False, True, F((76, 1, 1), (70, 2, 1)))]),
     dict(hand_id=2, form=1, n_melds=0, shanten=0, waits=[W(9, 2, 24, 26, True, True)]),
     dict(hand_id=3, form=0, n_melds=1, shanten=1, waits=[]),
+    dict(hand_id=7, form=0, n_melds=0, shanten=-1, waits=[], total=14, legal=True,
+         fans=F((49, 6, 1), (70, 2, 1), (76, 1, 1))),
+    dict(hand_id=8, form=0, n_melds=0, shanten=-1, waits=[], total=5, legal=False,
+         fans=F((70, 2, 1))),
 ]
 HANDS_B = [
     dict(hand_id=4, form=0, n_melds=1, shanten=0,

@@ -50,7 +50,8 @@ def test_fan_frequency(data):
         for f in w["fans"]:
             holding[f["id"]] += 1
             points[f["id"]] += f["points"] * f["count"]
-    df = A.run("fan-frequency", whole.path)
+    everything = A.run("fan-frequency", whole.path)
+    df = everything.filter(pl.col("source") == "wins")
     assert df.columns[:6] == ["name_zh", "wins", "name_en", "share", "ci_low", "ci_high"]
     names = mcr_names()
     got = {r["fan_id"]: r for r in df.iter_rows(named=True)}
@@ -65,13 +66,17 @@ def test_fan_frequency(data):
         assert r["points"] == points[fid]
         assert (r["name_zh"], r["name_en"]) == names[fid]
     assert df["wins"].to_list() == sorted(df["wins"].to_list(), reverse=True)
+    # the complete hands of the hands sample: one legal hand, its three fans
+    h = everything.filter(pl.col("source") == "hands")
+    assert sorted(h["fan_id"].to_list()) == [49, 70, 76]
+    assert set(h["n_wins"]) == {1} and set(h["share"]) == {1.0}
 
 
 def test_fan_cooccurrence(data):
     whole, _, _ = data
     legal = [w for w in ALL["wins"] if w["legal"] is not False]
     sets = [{f["id"] for f in w["fans"]} for w in legal]
-    df = A.run("fan-cooccurrence", whole.path)
+    df = A.run("fan-cooccurrence", whole.path).filter(pl.col("source") == "wins")
     for r in df.iter_rows(named=True):
         a, b = r["fan_a"], r["fan_b"]
         both = sum(a in s and b in s for s in sets)

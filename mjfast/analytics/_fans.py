@@ -1,4 +1,5 @@
-"""Fan (yaku) frequency and co-occurrence over the ``wins`` table.
+"""Fan (yaku) frequency and co-occurrence over won hands: the ``wins`` table (source
+``wins``) and the complete hands of a ``hands`` sample (source ``hands``, shanten -1).
 
 A win counts when it is legal (``legal`` true or unknown): false wins (Botzone's declared
 wins under 8 points) hold no fans a player earned.
@@ -10,30 +11,44 @@ import polars as pl
 from ._core import Analysis, register, safe_div, wilson
 from ._names import join_names
 
-KEYS = ("rules", "variant", "fan_id")
+KEYS = ("rules", "variant", "source", "fan_id")
 TOTAL = -1          # fan_id of the row that holds every win (the denominator)
 TOP = 10            # fans shown in the co-occurrence table
 
 
-def _legal_wins(wins: pl.LazyFrame) -> pl.LazyFrame:
-    return wins.filter(pl.col("legal").fill_null(True))
+def _legal_wins(wins: pl.LazyFrame, hands: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """Legal won hands: rules, variant, source, total, fans."""
+    w = wins.filter(pl.col("legal").fill_null(True)).select(
+        "rules", "variant", pl.lit("wins").alias("source"), pl.col("total").cast(pl.Int32),
+        "fans")
+    if hands is None:
+        return w
+    h = hands
+    if "error" in h.collect_schema().names():
+        h = h.filter(pl.col("error").is_null())
+    h = h.filter((pl.col("shanten") == -1) & pl.col("fans").is_not_null()
+                 & pl.col("legal").fill_null(True)).select(
+        "rules", "variant", pl.lit("hands").alias("source"), pl.col("total").cast(pl.Int32),
+        "fans")
+    return pl.concat([w, h])
 
 
-def fan_partial(wins: pl.LazyFrame) -> pl.LazyFrame:
-    """Per (rules, variant, fan_id): ``wins`` holding the fan, its ``count`` summed and the
-    ``points`` it contributed (points x count); fan_id -1 holds all wins and their totals."""
-    w = _legal_wins(wins)
-    per = (w.select("rules", "variant", "fans").explode("fans")
+def fan_partial(wins: pl.LazyFrame, hands: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """Per (rules, variant, source, fan_id): ``wins`` holding the fan, its ``count`` summed
+    and the ``points`` it contributed (points x count); fan_id -1 holds all wins and their
+    totals."""
+    w = _legal_wins(wins, hands)
+    per = (w.select("rules", "variant", "source", "fans").explode("fans")
            .filter(pl.col("fans").is_not_null())
-           .select("rules", "variant",
+           .select("rules", "variant", "source",
                    pl.col("fans").struct.field("id").cast(pl.Int64).alias("fan_id"),
                    pl.col("fans").struct.field("count").cast(pl.Int64).alias("c"),
                    (pl.col("fans").struct.field("points").cast(pl.Int64)
                     * pl.col("fans").struct.field("count").cast(pl.Int64)).alias("p"))
-           .group_by("rules", "variant", "fan_id")
+           .group_by("rules", "variant", "source", "fan_id")
            .agg(pl.len().cast(pl.Int64).alias("wins"), pl.col("c").sum().alias("count"),
                 pl.col("p").sum().alias("points")))
-    tot = (w.group_by("rules", "variant")
+    tot = (w.group_by("rules", "variant", "source")
            .agg(pl.lit(TOTAL, pl.Int64).alias("fan_id"), pl.len().cast(pl.Int64).alias("wins"),
                 pl.lit(0, pl.Int64).alias("count"),
                 pl.col("total").cast(pl.Int64).sum().alias("points")))
@@ -42,9 +57,9 @@ def fan_partial(wins: pl.LazyFrame) -> pl.LazyFrame:
 
 def fan_finish(part: pl.DataFrame) -> pl.DataFrame:
     tot = part.filter(pl.col("fan_id") == TOTAL).select(
-        "rules", "variant", pl.col("wins").alias("n_wins"),
+        "rules", "variant", "source", pl.col("wins").alias("n_wins"),
         pl.col("points").alias("all_points"))
-    df = part.filter(pl.col("fan_id") != TOTAL).join(tot, on=["rules", "variant"],
+    df = part.filter(pl.col("fan_id") != TOTAL).join(tot, on=["rules", "variant", "source"],
                                                       how="left", nulls_equal=True)
     lo, hi = wilson(pl.col("wins"), pl.col("n_wins"))
     df = df.with_columns(share=safe_div(pl.col("wins"), pl.col("n_wins")),
@@ -53,35 +68,36 @@ def fan_finish(part: pl.DataFrame) -> pl.DataFrame:
                          points_share=safe_div(pl.col("points"), pl.col("all_points")))
     df = join_names(df)
     return df.select("name_zh", "wins", "name_en", "share", "ci_low", "ci_high", "rules",
-                     "variant", "fan_id", "name_ja", "n_wins", "count", "points",
+                     "variant", "source", "fan_id", "name_ja", "n_wins", "count", "points",
                      "points_per_win", "points_share").sort(
-        ["rules", "variant", "wins", "fan_id"], descending=[False, False, True, False],
-        nulls_last=True)
+        ["rules", "variant", "source", "wins", "fan_id"],
+        descending=[False, False, True, True, False], nulls_last=True)
 
 
-def pair_partial(wins: pl.LazyFrame) -> pl.LazyFrame:
-    """Per (rules, variant, fan_a <= fan_b): wins holding both (a == b: holding a);
-    (-1, -1) holds all wins."""
-    w = _legal_wins(wins).select(
-        "rules", "variant",
+def pair_partial(wins: pl.LazyFrame, hands: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """Per (rules, variant, source, fan_a <= fan_b): wins holding both (a == b: holding
+    a); (-1, -1) holds all wins."""
+    w = _legal_wins(wins, hands).select(
+        "rules", "variant", "source",
         pl.col("fans").list.eval(pl.element().struct.field("id").cast(pl.Int64))
         .list.unique().list.sort().alias("ids"))
     pairs = (w.with_columns(pl.col("ids").alias("fan_a"), pl.col("ids").alias("fan_b"))
              .explode("fan_a").explode("fan_b")
              .filter(pl.col("fan_a").is_not_null() & pl.col("fan_b").is_not_null()
                      & (pl.col("fan_a") <= pl.col("fan_b")))
-             .group_by("rules", "variant", "fan_a", "fan_b")
+             .group_by("rules", "variant", "source", "fan_a", "fan_b")
              .agg(pl.len().cast(pl.Int64).alias("wins")))
-    tot = w.group_by("rules", "variant").agg(
+    tot = w.group_by("rules", "variant", "source").agg(
         pl.lit(TOTAL, pl.Int64).alias("fan_a"), pl.lit(TOTAL, pl.Int64).alias("fan_b"),
         pl.len().cast(pl.Int64).alias("wins"))
-    return pl.concat([pairs, tot.select("rules", "variant", "fan_a", "fan_b", "wins")])
+    return pl.concat([pairs, tot.select("rules", "variant", "source", "fan_a", "fan_b",
+                                        "wins")])
 
 
 def pair_finish(part: pl.DataFrame, top: int = TOP) -> pl.DataFrame:
     """Pairs among each partition's ``top`` most frequent fans: wins holding both, their
     share of all wins, P(b | a), P(a | b) and the lift P(a, b) / (P(a) P(b))."""
-    keys = ["rules", "variant"]
+    keys = ["rules", "variant", "source"]
     n = part.filter(pl.col("fan_a") == TOTAL).select(*keys, pl.col("wins").alias("n_wins"))
     single = part.filter((pl.col("fan_a") == pl.col("fan_b")) & (pl.col("fan_a") != TOTAL))
     ranked = single.sort(["wins", "fan_a"], descending=[True, False]).with_columns(
@@ -101,19 +117,19 @@ def pair_finish(part: pl.DataFrame, top: int = TOP) -> pl.DataFrame:
         lift=safe_div(pl.col("wins") * pl.col("n_wins"), pl.col("wins_a") * pl.col("wins_b")))
     df = join_names(join_names(df, "fan_a", "_a"), "fan_b", "_b")
     return df.select("name_zh_a", "name_zh_b", "wins", "share", "p_b_given_a", "p_a_given_b",
-                     "lift", "rules", "variant", "fan_a", "fan_b", "name_en_a", "name_en_b",
-                     "wins_a", "wins_b", "n_wins").sort(
-        ["rules", "variant", "wins", "fan_a", "fan_b"],
-        descending=[False, False, True, False, False], nulls_last=True)
+                     "lift", "rules", "variant", "source", "fan_a", "fan_b", "name_en_a",
+                     "name_en_b", "wins_a", "wins_b", "n_wins").sort(
+        ["rules", "variant", "source", "wins", "fan_a", "fan_b"],
+        descending=[False, False, True, True, False, False], nulls_last=True)
 
 
 FAN_FREQUENCY = register(Analysis(
-    "fan-frequency", "Fan frequency", ("wins",), KEYS,
-    lambda wins, **_: fan_partial(wins), fan_finish,
+    "fan-frequency", "Fan frequency", ("wins", "hands"), KEYS,
+    lambda wins, hands, **_: fan_partial(wins, hands), fan_finish,
     "Share of wins holding each fan (Wilson 95% interval) and the points it contributes."))
 
 FAN_COOCCURRENCE = register(Analysis(
-    "fan-cooccurrence", "Co-occurrence of the top fans", ("wins",),
-    ("rules", "variant", "fan_a", "fan_b"),
-    lambda wins, **_: pair_partial(wins), pair_finish,
+    "fan-cooccurrence", "Co-occurrence of the top fans", ("wins", "hands"),
+    ("rules", "variant", "source", "fan_a", "fan_b"),
+    lambda wins, hands, **_: pair_partial(wins, hands), pair_finish,
     f"Wins holding both of two of the {TOP} most frequent fans, with P(b|a) and lift."))

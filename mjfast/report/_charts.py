@@ -42,7 +42,7 @@ def fan_frequency(df: pl.DataFrame, family: str | None) -> bytes | None:
     if df.height == 0:
         return None
     plt = _plt(family)
-    groups = _groups(df)
+    groups = _groups(df, ("rules", "variant", "source"))
     most = max(min(TOP_FANS, sub.height) for _, sub in groups)
     fig, axes = plt.subplots(1, len(groups), figsize=(7.5 * len(groups), 0.34 * most + 1.5),
                              squeeze=False)
@@ -56,7 +56,7 @@ def fan_frequency(df: pl.DataFrame, family: str | None) -> bytes | None:
         ax.set_yticks(list(y), [fan_label(r, family is not None) for r in rows])
         ax.set_xlabel("share of wins holding the fan (95% Wilson interval)")
         n = rows[0]["n_wins"] if rows else 0
-        ax.set_title(f"{g[0]} / {g[1]}: top fans ({n} wins)")
+        ax.set_title(f"{g[0]} / {g[1]}: top fans ({n} {'wins' if g[2] == 'wins' else 'complete hands'})")
         ax.set_xlim(0, min(1.0, max(r["ci_high"] for r in rows) * 1.1 + .02))
     return _png(fig)
 
@@ -66,7 +66,7 @@ def cooccurrence(df: pl.DataFrame, family: str | None) -> bytes | None:
         return None
     plt = _plt(family)
     import numpy as np
-    g, sub = _groups(df)[0]
+    g, sub = _groups(df, ("rules", "variant", "source"))[0]
     ids = sorted(set(sub["fan_a"]) | set(sub["fan_b"]))
     names = {}
     for r in sub.to_dicts():
