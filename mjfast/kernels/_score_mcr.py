@@ -25,14 +25,16 @@ from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._config import JIT_OPTIONS
+from ..rules._keys import MCR_KEYS
+from ..rules._profile import I_HEAVEN, I_KONG_COMBO, I_MINIMUM
 from ._decompose import DIV_COLS, MAX_DIVISIONS, divisions_into
+from ._exclude import apply_exclusions
 
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
 _JIT = dict(JIT_OPTIONS, error_model="numpy")
 
 N_FANS = 83  # column = fan id (0 unused), 82 = 明暗杠
-MAX_TOPO = 128  # positions in the exclusion order: two 64-bit words of a presence mask
 
 # fan ids (the rule table's ids; the table file checks they exist)
 BIG_FOUR_WINDS = 1
@@ -118,27 +120,7 @@ SELF_DRAWN_FAN = 80
 FLOWER_TILES = 81
 CONCEALED_KONG_AND_MELDED_KONG = 82
 
-PREDICATE_KEYS = (
-    "big_four_winds", "big_three_dragons", "all_green", "nine_gates", "four_kongs",
-    "seven_shifted_pairs", "thirteen_orphans", "all_terminals", "little_four_winds",
-    "little_three_dragons", "all_honors", "four_concealed_pungs", "pure_terminal_chows",
-    "quadruple_chow", "four_pure_shifted_pungs", "four_pure_shifted_chows", "three_kongs",
-    "all_terminals_and_honors", "seven_pairs", "greater_honors_and_knitted_tiles",
-    "all_even_pungs", "full_flush", "pure_triple_chow", "pure_shifted_pungs", "upper_tiles",
-    "middle_tiles", "lower_tiles", "pure_straight", "three_suited_terminal_chows",
-    "pure_shifted_chows", "all_five", "triple_pung", "three_concealed_pungs",
-    "lesser_honors_and_knitted_tiles", "knitted_straight", "upper_four", "lower_four",
-    "big_three_winds", "mixed_straight", "reversible_tiles", "mixed_triple_chow",
-    "mixed_shifted_pungs", "chicken_hand", "last_tile_draw", "last_tile_claim",
-    "out_with_replacement_tile", "robbing_the_kong", "all_pungs", "half_flush",
-    "mixed_shifted_chows", "all_types", "melded_hand", "two_concealed_kongs",
-    "two_dragons_pungs", "outside_hand", "fully_concealed_hand", "two_melded_kongs",
-    "last_tile", "dragon_pung", "prevalent_wind", "seat_wind", "concealed_hand", "all_chows",
-    "tile_hog", "double_pung", "two_concealed_pungs", "concealed_kong", "all_simples",
-    "pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows",
-    "pung_of_terminals_or_honors", "melded_kong", "one_voided_suit", "no_honors", "edge_wait",
-    "closed_wait", "single_wait", "self_drawn", "flower_tiles", "concealed_kong_and_melded_kong",
-)
+PREDICATE_KEYS = MCR_KEYS
 """Predicate keys, index = fan id - 1 (the rule table's ``key`` column must match)."""
 
 # HandBatch flag bits
@@ -1114,53 +1096,6 @@ def _by_win_flag(wf, ft):
 
 
 @njit(**_JIT)
-def _exclusions(ft, order, topo, excl, red_t, red_n, red_unless):
-    """Apply the exclusion graph in its topological order: a fan that counts rules out the
-    fans it excludes and makes its account-once deductions (wind pungs: later).
-
-    ``order[f]``: the fan's position in the table's topological order (all distinct, below
-    ``MAX_TOPO``), ``topo[pos]`` the fan at a position; ``excl[f]`` = [n, ids...] the fans
-    f excludes; ``red_unless[f]`` = [n, ids...].
-
-    The fans present are gathered as a bit mask over positions (a branch-free scan), then
-    visited lowest position first: the topological order without a sort, and only the
-    few fans that are set."""
-    lo = 0
-    hi = 0
-    for f in range(1, N_FANS):
-        p = order[f]
-        bit = np.int64(ft[f] > 0)
-        if p < 64:
-            lo |= bit << p
-        else:
-            hi |= bit << (p - 64)
-    while lo != 0 or hi != 0:
-        if lo != 0:
-            p = trailing_zeros(lo)
-            lo &= lo - 1
-        else:
-            p = 64 + trailing_zeros(hi)
-            hi &= hi - 1
-        f = topo[p]
-        if ft[f] <= 0:
-            continue
-        for j in range(1, excl[f, 0] + 1):
-            ft[excl[f, j]] = 0
-        if f == PREVALENT_WIND or f == SEAT_WIND:
-            continue
-        tgt = red_t[f]
-        if tgt > 0:
-            skip = False
-            for j in range(1, red_unless[f, 0] + 1):
-                if ft[red_unless[f, j]] > 0:
-                    skip = True
-            if not skip:
-                ft[tgt] -= red_n[f]
-                if ft[tgt] < 0:
-                    ft[tgt] = 0
-
-
-@njit(**_JIT)
 def _wind_pung(code, prevalent, seat, ft, excl, red_t, red_n, red_unless):
     """A wind pung: 圈风刻 / 门风刻, each taking its pung out of 幺九刻 (account once)
     unless a fan that already accounted for the wind pungs counts."""
@@ -1237,7 +1172,7 @@ def _nine_gates(st):
 
 
 @njit(**_JIT)
-def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, topo, red_t, red_n,
+def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, off, topo, red_t, red_n,
               red_unless, kong_combo, heaven_no_waits, ft_best, divbuf, work, ft, work_fans, dscr, sc, suit_tab):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile.
     Writes fan counts into ft_best (int32[N_FANS], flowers not included) and returns the
@@ -1410,7 +1345,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, topo,
                             _wait_shape(ft, wc, pk_kind, pk_code, pk_mel, 0, 2, win_code)
                 elif c[win] > 1:
                     ft[SINGLE_WAIT] = 1
-                _exclusions(ft, order, topo, excl, red_t, red_n, red_unless)
+                apply_exclusions(ft, topo, excl, red_t, red_n, red_unless, off)
                 if k4 != 0 and _is_wind(pk_code[0]) and _winds_allowed(ft, excl):
                     _wind_pung(pk_code[0], prevalent, seat, ft, excl, red_t, red_n, red_unless)
                 tot = _total(ft, points)
@@ -1498,7 +1433,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, topo,
                         found = True
         if found:
             _by_win_flag(wf, ft)
-            _exclusions(ft, order, topo, excl, red_t, red_n, red_unless)
+            apply_exclusions(ft, topo, excl, red_t, red_n, red_unless, off)
             best = _total(ft, points)
             for f in range(N_FANS):
                 ft_best[f] = ft[f]
@@ -1734,7 +1669,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, points, excl, order, topo,
                         wait_cnt += 1
             if wait_cnt > 0:
                 _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_mel, nm, npk, win_code)
-        _exclusions(ft, order, topo, excl, red_t, red_n, red_unless)
+        apply_exclusions(ft, topo, excl, red_t, red_n, red_unless, off)
         has_wind = False
         for i in range(npg):
             if _is_wind(pg_code[i]):
@@ -1813,8 +1748,10 @@ def _valid_row(counts, h, win, n_melds):
 
 @njit(**_JIT)
 def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
-                 points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
-                 heaven_no_waits, suit_tab, out_fans, out_total):
+                 prof, suit_tab, out_fans, out_total):
+    ints, points, topo, excl, red_t, red_n, red_unless, _col, _live, off = prof
+    kong_combo = ints[I_KONG_COMBO] != 0
+    heaven_no_waits = ints[I_HEAVEN] != 0
     divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     work = _new_work()
     c = np.zeros(34, dtype=np.int64)
@@ -1842,7 +1779,7 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
             # the best table is written straight into the output row
             tot = _score_one_inline(c, w, melds[h], nm, np.int64(flags[h]), np.int64(seat[h]),
                                     np.int64(prevalent[h]), points,
-                            excl, order, topo, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
+                            excl, off, topo, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
                             out_fans[h], divbuf, work, ftw, wfans, dscr, sc, suit_tab)
         if tot < 0:
             out_total[h] = -1
@@ -1856,8 +1793,7 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
 
 @njit(parallel=True, **_JIT)
 def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, prevalent,
-                       points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
-                       heaven_no_waits, suit_tab, out_fans, out_total, chunk):
+                       prof, suit_tab, out_fans, out_total, chunk):
     """Score N complete hands, chunks in parallel. ``out_fans`` (N, 83) int16 (column
     81 = flowers), ``out_total`` (N,) int32 (flowers included; -1 = not complete or not
     a valid row)."""
@@ -1867,14 +1803,12 @@ def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, preval
         lo = ci * chunk
         hi = min(n, lo + chunk)
         _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
-                     points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
-                     heaven_no_waits, suit_tab, out_fans, out_total)
+                     prof, suit_tab, out_fans, out_total)
 
 
 @njit(**_JIT)
 def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
-                 has_visible, points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
-                 heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s, live):
+                 has_visible, prof, suit_tab, wins, tot_d, tot_s, legal_d, legal_s, live):
     """Every winning tile of N ready hands (13 concealed-equivalent tiles, no winning tile).
 
     For each tile that completes the hand (and of which the player does not already hold
@@ -1883,6 +1817,10 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent
     visible copies). With ``visible``, 和绝张 holds when the three other copies are visible
     (the visible tiles and the player's own melds).
     """
+    ints, points, topo, excl, red_t, red_n, red_unless, _col, _live, off = prof
+    kong_combo = ints[I_KONG_COMBO] != 0
+    heaven_no_waits = ints[I_HEAVEN] != 0
+    minimum = ints[I_MINIMUM]
     divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     work = _new_work()
     c = np.zeros(34, dtype=np.int64)
@@ -1933,7 +1871,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent
             c[t] += 1
             fl_d = base | fourth | (flags[h] & F_ROBBING_KONG)
             td = score_one(c, t, melds[h], n_melds[h], fl_d, seat[h], prevalent[h], points,
-                           excl, order, topo, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
+                           excl, off, topo, red_t, red_n, red_unless, kong_combo, heaven_no_waits,
                            ft, divbuf, work, ftw, wfans, dscr, sc, suit_tab)
             if td >= 0:
                 wins[h, t] = True
@@ -1941,7 +1879,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent
                 legal_d[h, t] = td >= minimum
                 fl_s = base | fourth | F_SELF_DRAWN | (flags[h] & F_KONG_REPLACEMENT)
                 ts = score_one(c, t, melds[h], n_melds[h], fl_s, seat[h], prevalent[h], points,
-                               excl, order, topo, red_t, red_n, red_unless, kong_combo,
+                               excl, off, topo, red_t, red_n, red_unless, kong_combo,
                                heaven_no_waits, ft, divbuf, work, ftw, wfans, dscr, sc, suit_tab)
                 tot_s[h, t] = ts + flowers[h] * flower_pts
                 legal_s[h, t] = ts >= minimum
@@ -1950,8 +1888,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent
 
 @njit(parallel=True, **_JIT)
 def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
-                       has_visible, points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
-                       heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s,
+                       has_visible, prof, suit_tab, wins, tot_d, tot_s, legal_d, legal_s,
                        live, chunk):
     """Every winning tile of N ready hands (13 tiles, melds as 3), chunks in parallel.
 
@@ -1966,6 +1903,4 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, 
         lo = ci * chunk
         hi = min(n, lo + chunk)
         _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
-                     has_visible, points, excl, order, topo, red_t, red_n, red_unless, kong_combo,
-                     heaven_no_waits, suit_tab, minimum, wins, tot_d, tot_s, legal_d, legal_s,
-                     live)
+                     has_visible, prof, suit_tab, wins, tot_d, tot_s, legal_d, legal_s, live)

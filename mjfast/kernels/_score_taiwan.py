@@ -1,14 +1,11 @@
 """Numba kernel: Taiwan 16-tile (mahjchina table) tai scoring of complete hands and waits.
 
-The kernel works in *key space*: one column per predicate key (``KEYS`` below, the names
-used in ``mjfast/rules/taiwan.toml``). The scorer module maps keys to the table's ids,
-points, enabled switches and exclusion graph and passes them in as arrays:
-
-- ``points`` int64[K]: tai per unit of each key
-- ``excl`` int64[K]: bit j set when key k excludes key j (data: the table's ``excludes``)
-- ``order`` int64[K]: a topological order of the exclusion graph (excluders first)
-- ``enabled`` int64: bit k set when key k is switched on
-- ``params`` int64[2]: very-early / early table-discard limits
+The predicates work in *key space*: one column per predicate key (``KEYS``, the names
+used in ``mjfast/rules/taiwan.toml``, defined in :mod:`mjfast.rules._keys`). Every other
+number is the rule profile's (``prof``, :mod:`mjfast.rules._profile`): the key counts are
+moved to fan-id columns (``col``) and the one exclusion kernel (:mod:`._exclude`) applies
+the table's exclusion graph and switched-off rows; ``ints`` holds the very-early /
+early table-discard limits.
 
 For every division of the concealed tiles (``_decompose.divisions``) and every placement
 of the winning tile in it (``_decompose.wait_placements``) the kernel computes the raw
@@ -20,23 +17,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..rules._keys import TAIWAN_KEYS
+from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY
 from ._config import JIT_OPTIONS
+from ._exclude import apply_exclusions, total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
                          SET_PUNG, WAIT_CLOSED, WAIT_EDGE, WAIT_SINGLE, divisions_into,
                          wait_placements)
 
-KEYS = (
-    "win_shape", "no_flowers", "flowers", "honor_pung", "open_kong", "concealed_kong",
-    "concealed_self_draw", "concealed_hand", "self_draw", "all_called", "single_wait",
-    "closed_or_edge_wait", "no_honors", "no_honors_no_flowers", "half_flush", "full_flush",
-    "seven_pairs_triplet", "all_chows", "pure_all_chows", "all_pungs",
-    "small_three_dragons", "big_three_dragons", "small_three_winds", "three_wind_pungs",
-    "small_four_winds", "big_four_winds", "two_concealed_pungs", "three_concealed_pungs",
-    "four_concealed_pungs", "five_concealed_pungs", "pure_straight",
-    "concealed_pure_straight", "last_tile_draw", "last_discard", "robbing_kong",
-    "very_early_win", "early_win", "original_ready", "heavenly_win", "earthly_win",
-    "seven_flowers_rob", "eight_flowers",
-)
+KEYS = TAIWAN_KEYS
 K = len(KEYS)
 (K_WIN, K_NO_FLOWERS, K_FLOWERS, K_HONOR_PUNG, K_OPEN_KONG, K_CONCEALED_KONG,
  K_CONC_SELF_DRAW, K_CONC_HAND, K_SELF_DRAW, K_ALL_CALLED, K_SINGLE, K_CLOSED_EDGE,
@@ -60,33 +49,28 @@ WORK_SIZE = 64
 
 
 @njit(**JIT_OPTIONS)
-def apply_exclusions(hits, points, excl, order, enabled, kept):
-    """Drop disabled items and the items excluded by a counted item; ``kept`` gets the
-    surviving counts. Returns the total (sum of kept count x points)."""
-    removed = np.int64(0)
-    for a in range(K):
-        k = order[a]
-        if hits[k] > 0 and (enabled >> k) & 1 and not (removed >> k) & 1:
-            removed |= excl[k]
-    total = 0
+def _apply(hits, prof, kept):
+    """The key-space counts ``hits`` as fan-id counts in ``kept``, after the exclusion
+    graph (:mod:`._exclude`). Returns the total (sum of kept count x points)."""
+    ints, points, topo, excl, red_t, red_n, red_unless, col, _live, off = prof
+    for f in range(ints[I_NCOLS]):
+        kept[f] = 0
     for k in range(K):
-        if hits[k] > 0 and (enabled >> k) & 1 and not (removed >> k) & 1:
-            kept[k] = hits[k]
-            total += hits[k] * points[k]
-        else:
-            kept[k] = 0
-    return total
+        if col[k] > 0:
+            kept[col[k]] = hits[k]
+    apply_exclusions(kept, topo, excl, red_t, red_n, red_unless, off)
+    return total_of(kept, points)
 
 
 @njit(**JIT_OPTIONS)
 def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
-                  points, excl, order, enabled, params, divbuf, n_div, place, hits, kept, best,
-                  work):
+                  prof, divbuf, n_div, place, hits, kept, best, work):
     """Highest total over the divisions ``divbuf[:n_div]``; ``best`` gets its item counts.
     Returns the total, or -1 when no division is a complete 5-set (or special) hand.
     ``work`` is int64 scratch of at least ``WORK_SIZE``."""
-    for k in range(K):
-        best[k] = 0
+    ncols = prof[0][I_NCOLS]
+    for f in range(ncols):
+        best[f] = 0
     self_drawn = (fl & F_SELF_DRAWN) != 0
 
     # ---- hand-wide facts (the same in every reading) ----
@@ -168,9 +152,9 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
     if fl & F_ROBBING_KONG:
         hits[K_ROB_KONG] = 1
     if td >= 0:
-        if td <= params[0]:
+        if td <= prof[0][I_VERY_EARLY]:
             hits[K_VERY_EARLY] = 1
-        if td <= params[1]:
+        if td <= prof[0][I_EARLY]:
             hits[K_EARLY] = 1
     if (fl & F_ORIGINAL_READY) and n_called == 0:
         hits[K_ORIGINAL_READY] = 1
@@ -214,11 +198,11 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
             hits[K_SPT] = 1
             if divbuf[r, 13] >= 27:
                 hits[K_HONOR_PUNG] = 1
-            total = apply_exclusions(hits, points, excl, order, enabled, kept)
+            total = _apply(hits, prof, kept)
             if total > best_total:
                 best_total = total
-                for k in range(K):
-                    best[k] = kept[k]
+                for f in range(ncols):
+                    best[f] = kept[f]
             continue
         if form != FORM_REGULAR:
             continue
@@ -285,63 +269,71 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
             hits[K_CP3] = 1 if cp >= 3 else 0
             hits[K_CP4] = 1 if cp >= 4 else 0
             hits[K_CP5] = 1 if cp >= 5 else 0
-            total = apply_exclusions(hits, points, excl, order, enabled, kept)
+            total = _apply(hits, prof, kept)
             if total > best_total:
                 best_total = total
-                for k in range(K):
-                    best[k] = kept[k]
+                for f in range(ncols):
+                    best[f] = kept[f]
     return best_total
 
 
 @njit(**JIT_OPTIONS)
-def _eight_flowers(points, excl, order, enabled, hits, kept, best):
+def _eight_flowers(prof, hits, kept, best):
     for k in range(K):
         hits[k] = 0
     hits[K_EIGHT_FLOWERS] = 1
-    total = apply_exclusions(hits, points, excl, order, enabled, kept)
-    for k in range(K):
-        best[k] = kept[k]
+    total = _apply(hits, prof, kept)
+    for f in range(prof[0][I_NCOLS]):
+        best[f] = kept[f]
     return total
 
 
 @njit(**JIT_OPTIONS)
+def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, divbuf, st,
+              place, hits, kept, best, work):
+    """One hand: the highest reading's total (tai, -1 = not complete); ``best`` gets its
+    fan-id counts. ``c`` int64[34] with the winning tile (restored); 8 flowers score
+    八花独占 alone when it is on. ``hits`` int64[K], ``kept``/``best`` int64[n_cols],
+    ``work`` int64[WORK_SIZE], ``st`` the decomposer's scratch."""
+    col = prof[7]
+    if nflow >= 8 and prof[8][col[K_EIGHT_FLOWERS]] != 0:
+        return _eight_flowers(prof, hits, kept, best)
+    if wt < 0 or wt >= 34:
+        return -1
+    n = divisions_into(c, FORM_MASK, divbuf, st)
+    return _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof,
+                         divbuf, n, place, hits, kept, best, work)
+
+
+@njit(**JIT_OPTIONS)
 def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
-                 discarder, table_discards, points, excl, order, enabled, params,
-                 out_counts, out_totals, st):
-    """Score hands lo..hi-1 (``st``: the decomposer's scratch, ``_decompose.new_scratch()``)."""
+                 discarder, table_discards, prof, out_counts, out_totals, st):
+    """Score hands lo..hi-1 (``st``: the decomposer's scratch, ``_decompose.new_scratch()``);
+    ``out_counts`` (N, n_cols) by fan id."""
+    ncols = prof[0][I_NCOLS]
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     place = np.zeros((8, 2), dtype=np.int16)
     c = np.zeros(34, dtype=np.int64)
     hits = np.zeros(K, dtype=np.int64)
-    kept = np.zeros(K, dtype=np.int64)
-    best = np.zeros(K, dtype=np.int64)
+    kept = np.zeros(ncols, dtype=np.int64)
+    best = np.zeros(ncols, dtype=np.int64)
     for h in range(lo, hi):
-        nflow = np.int64(flowers[h])
-        if nflow >= 8 and (enabled >> K_EIGHT_FLOWERS) & 1:
-            total = _eight_flowers(points, excl, order, enabled, hits, kept, best)
-        else:
-            wt = np.int64(winning_tile[h])
-            total = -1
-            if wt >= 0:
-                for i in range(34):
-                    c[i] = counts[h, i]
-                n = divisions_into(c, FORM_MASK, divbuf, st)
-                total = _best_reading(c, wt, melds[h], np.int64(n_melds[h]), nflow,
-                                      np.int64(flags[h]), np.int64(seat[h]),
-                                      np.int64(dealer[h]), np.int64(discarder[h]),
-                                      np.int64(table_discards[h]), points, excl, order,
-                                      enabled, params, divbuf, n, place, hits, kept, best,
-                                      work)
+        for i in range(34):
+            c[i] = counts[h, i]
+        total = score_one(c, np.int64(winning_tile[h]), melds[h], np.int64(n_melds[h]),
+                          np.int64(flowers[h]), np.int64(flags[h]), np.int64(seat[h]),
+                          np.int64(dealer[h]), np.int64(discarder[h]),
+                          np.int64(table_discards[h]), prof, divbuf, st, place, hits, kept,
+                          best, work)
         out_totals[h] = total
-        for k in range(K):
-            out_counts[h, k] = best[k] if total >= 0 else 0
+        for f in range(ncols):
+            out_counts[h, f] = best[f] if total >= 0 else 0
 
 
 @njit(parallel=True, **JIT_OPTIONS)
 def score_batch_kernel(counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
-                       discarder, table_discards, points, excl, order, enabled, params,
-                       out_counts, out_totals, chunk, scratch):
+                       discarder, table_discards, prof, out_counts, out_totals, chunk, scratch):
     """Score every hand; ``out_counts`` (N, K) item counts, ``out_totals`` (N,) tai or -1."""
     n = counts.shape[0]
     n_chunks = (n + chunk - 1) // chunk
@@ -349,22 +341,22 @@ def score_batch_kernel(counts, winning_tile, melds, n_melds, flowers, flags, sea
         lo = ci * chunk
         hi = min(n, lo + chunk)
         _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat,
-                     dealer, discarder, table_discards, points, excl, order, enabled,
-                     params, out_counts, out_totals, scratch[ci])
+                     dealer, discarder, table_discards, prof, out_counts, out_totals,
+                     scratch[ci])
 
 
 @njit(**JIT_OPTIONS)
 def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
-                 table_discards, visible, points, excl, order, enabled, params,
-                 wins, tot_d, tot_s, live, st):
+                 table_discards, visible, prof, wins, tot_d, tot_s, live, st):
+    ncols = prof[0][I_NCOLS]
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     place = np.zeros((8, 2), dtype=np.int16)
     c = np.zeros(34, dtype=np.int64)
     allc = np.zeros(34, dtype=np.int64)
     hits = np.zeros(K, dtype=np.int64)
-    kept = np.zeros(K, dtype=np.int64)
-    best = np.zeros(K, dtype=np.int64)
+    kept = np.zeros(ncols, dtype=np.int64)
+    best = np.zeros(ncols, dtype=np.int64)
     for h in range(lo, hi):
         nm = np.int64(n_melds[h])
         for i in range(34):
@@ -405,15 +397,13 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, d
             if n > 0:
                 td = _best_reading(c, t, melds[h], nm, nflow, fl_d, np.int64(seat[h]),
                                    np.int64(dealer[h]), np.int64(discarder[h]),
-                                   np.int64(table_discards[h]), points, excl, order,
-                                   enabled, params, divbuf, n, place, hits, kept, best,
-                                   work)
+                                   np.int64(table_discards[h]), prof, divbuf, n, place,
+                                   hits, kept, best, work)
                 if td >= 0:
                     ts = _best_reading(c, t, melds[h], nm, nflow, fl_s, np.int64(seat[h]),
                                        np.int64(dealer[h]), np.int64(-1),
-                                       np.int64(table_discards[h]), points, excl, order,
-                                       enabled, params, divbuf, n, place, hits, kept, best,
-                                       work)
+                                       np.int64(table_discards[h]), prof, divbuf, n,
+                                       place, hits, kept, best, work)
                     wins[h, t] = True
                     tot_d[h, t] = td
                     tot_s[h, t] = ts
@@ -422,8 +412,8 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, d
 
 @njit(parallel=True, **JIT_OPTIONS)
 def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
-                       table_discards, visible, points, excl, order, enabled, params,
-                       wins, tot_d, tot_s, live, chunk, scratch):
+                       table_discards, visible, prof, wins, tot_d, tot_s, live, chunk,
+                       scratch):
     """Every wait of N ready (16-tile) hands: (N, 34) wins / totals on a discard and a
     self-draw (tai, -1 where not a win) / live copies."""
     n = counts.shape[0]
@@ -432,8 +422,8 @@ def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, dealer, dis
         lo = ci * chunk
         hi = min(n, lo + chunk)
         _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer,
-                     discarder, table_discards, visible, points, excl, order, enabled,
-                     params, wins, tot_d, tot_s, live, scratch[ci])
+                     discarder, table_discards, visible, prof, wins, tot_d, tot_s, live,
+                     scratch[ci])
 
 
 @njit(**JIT_OPTIONS)

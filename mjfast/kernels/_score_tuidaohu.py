@@ -6,10 +6,9 @@ as arrays (built by :mod:`mjfast.scoring.tuidaohu` from the TOML tables). A hand
 every way :func:`divisions` allows and the highest total counts.
 
 Arrays (F = highest fan id):
-- ``pred_col`` int64[N_PRED]: fan id (column) of each predicate, 0 when the table has none
-- ``values`` int64[F+1], ``enabled`` bool[F+1]
-- ``excl`` bool[F+1, F+1]: ``excl[i, j]`` fan i replaces fan j
-- ``order`` int64[F+1]: ids in topological order of the exclusion graph (excluders first)
+- ``prof``: the rule profile's arrays (:mod:`mjfast.rules._profile`): ``col`` the fan
+  id (column) of each predicate (0 = none), ``points`` the values, the exclusion graph
+  and switched-off rows (applied by the one exclusion kernel, :mod:`._exclude`)
 - ``kong_vals`` int64[3]: units of base per kong (open, added, concealed) and
   ``n_players``: what the winner receives for the kongs of his hand
 """
@@ -18,7 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..rules._keys import TUIDAOHU_KEYS
+from ..rules._profile import I_FORM_MASK, I_NCOLS
 from ._config import JIT_OPTIONS
+from ._exclude import apply_exclusions, total_of
 from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions
 
 # predicate codes (the `key` column of the table)
@@ -39,10 +41,7 @@ P_LITTLE_FOUR_WINDS = 13
 P_BIG_FOUR_WINDS = 14
 P_HEAVENLY_HAND = 15
 P_EARTHLY_HAND = 16
-PREDICATE_KEYS = ("win", "self_drawn", "concealed", "kong_replacement", "last_tile_draw",
-                  "robbing_kong", "all_pungs", "seven_pairs", "luxury_seven_pairs",
-                  "half_flush", "full_flush", "all_honors", "big_three_dragons",
-                  "little_four_winds", "big_four_winds", "heavenly_hand", "earthly_hand")
+PREDICATE_KEYS = TUIDAOHU_KEYS
 N_PRED = len(PREDICATE_KEYS)
 
 # HandBatch flag bits (mjfast.hand)
@@ -65,42 +64,13 @@ def _set(hits, pred_col, p):
 
 
 @njit(**JIT_OPTIONS)
-def prepare(pred_col, enabled, excl, order):
-    """Kernel-side form of the table: predicate columns with switched-off rows dropped,
-    and the exclusion graph as lists (CSR ``ptr``/``idx``) in topological ``order``:
-    ``idx[ptr[k]:ptr[k+1]]`` are the ids that fan ``order[k]`` excludes."""
-    pc = pred_col.copy()
-    for p in range(pc.shape[0]):
-        if pc[p] > 0 and not enabled[pc[p]]:
-            pc[p] = 0
-    F = excl.shape[0]
-    n = 0
-    for i in range(F):
-        for j in range(F):
-            if excl[i, j]:
-                n += 1
-    ptr = np.zeros(F + 1, dtype=np.int64)
-    idx = np.zeros(max(n, 1), dtype=np.int64)
-    k = 0
-    for oi in range(F):
-        i = order[oi]
-        ptr[oi] = k
-        if enabled[i]:
-            for j in range(F):
-                if excl[i, j]:
-                    idx[k] = j
-                    k += 1
-    ptr[F] = k
-    return pc, ptr, idx
-
-
-@njit(**JIT_OPTIONS)
-def score_one(c, melds, n_melds, flags, seat, dealer, form_mask, pc, values, order, ptr, idx,
-              buf, base, hits, best):
+def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, best):
     """Score one complete hand. ``c`` int64[34] concealed counts (winning tile included;
-    restored), ``melds`` int8[5, 4]; ``pc``, ``ptr``, ``idx`` from :func:`prepare`.
-    Writes the best reading's fan counts into ``best`` (int64[F+1]) and returns its
-    total, or -1 when the hand is not complete."""
+    restored), ``melds`` int8[5, 4]; ``prof`` the rule profile's arrays. Writes the best
+    reading's fan counts into ``best`` (int64[n_cols]) and returns its total, or -1 when
+    the hand is not complete."""
+    ints, values, topo, excl, red_t, red_n, red_unless, pc, _live, off = prof
+    form_mask = ints[I_FORM_MASK]
     nm = n_melds
     tot = 0
     for i in range(34):
@@ -110,7 +80,7 @@ def score_one(c, melds, n_melds, flags, seat, dealer, form_mask, pc, values, ord
     n = divisions(c, form_mask, buf)
     if n == 0:
         return -1
-    F = values.shape[0]
+    F = ints[I_NCOLS]
 
     # ---- items that do not depend on the reading -----------------------------------
     suit_mask = 0           # bit 0..2 suits, bit 3 honors
@@ -204,14 +174,9 @@ def score_one(c, melds, n_melds, flags, seat, dealer, form_mask, pc, values, ord
                 _set(hits, pc, P_BIG_FOUR_WINDS)
             elif winds == 3 and 27 <= pair <= 30:
                 _set(hits, pc, P_LITTLE_FOUR_WINDS)
-        # ---- exclusions, excluders first (an excluded fan excludes nothing) ---------
-        for oi in range(F):
-            if ptr[oi + 1] > ptr[oi] and hits[order[oi]] > 0:
-                for q in range(ptr[oi], ptr[oi + 1]):
-                    hits[idx[q]] = 0
-        total = 0
-        for k in range(F):
-            total += hits[k] * values[k]
+        # ---- exclusions (the one exclusion kernel; switched-off rows dropped) ---------
+        apply_exclusions(hits, topo, excl, red_t, red_n, red_unless, off)
+        total = total_of(hits, values)
         if total > best_total:
             best_total = total
             for k in range(F):
@@ -237,14 +202,12 @@ def kong_units(melds, n_melds, kong_vals, n_players):
 
 
 @njit(**JIT_OPTIONS)
-def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, form_mask, pred_col,
-                       values, enabled, excl, order, kong_vals, n_players,
+def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, prof, kong_vals, n_players,
                        fan_counts, totals, kongs):
     """Score N hands: fills ``fan_counts`` (N, F+1) int16, ``totals`` (N,) int32 (-1 =
     not complete) and ``kongs`` (N,) int32 (kong units the winner receives)."""
     N = counts.shape[0]
-    F = values.shape[0]
-    pc, ptr, idx = prepare(pred_col, enabled, excl, order)
+    F = prof[0][I_NCOLS]
     buf = np.empty((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     base = np.zeros(F, dtype=np.int64)
     hits = np.zeros(F, dtype=np.int64)
@@ -253,8 +216,8 @@ def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, form_mask, p
     for h in range(N):
         for i in range(34):
             c[i] = counts[h, i]
-        t = score_one(c, melds[h], n_melds[h], flags[h], seat[h], dealer[h], form_mask,
-                      pc, values, order, ptr, idx, buf, base, hits, best)
+        t = score_one(c, melds[h], n_melds[h], flags[h], seat[h], dealer[h], prof, buf, base,
+                      hits, best)
         totals[h] = t
         if t >= 0:
             for k in range(F):
@@ -264,13 +227,11 @@ def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, form_mask, p
 
 @njit(**JIT_OPTIONS)
 def score_waits_kernel(counts, melds, n_melds, flags, seat, dealer, visible, kinds_mask,
-                       form_mask, pred_col, values, enabled, excl, order,
-                       wins, tot_discard, tot_self, live):
+                       prof, wins, tot_discard, tot_self, live):
     """Every winning tile of N ready (13-tile) hands, scored as a discard win and as a
     self-draw. Tiles the hand already holds four of (melds included) are not waits."""
     N = counts.shape[0]
-    F = values.shape[0]
-    pc, ptr, idx = prepare(pred_col, enabled, excl, order)
+    F = prof[0][I_NCOLS]
     buf = np.empty((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
     base = np.zeros(F, dtype=np.int64)
     hits = np.zeros(F, dtype=np.int64)
@@ -311,11 +272,11 @@ def score_waits_kernel(counts, melds, n_melds, flags, seat, dealer, visible, kin
             if not near:
                 continue
             c[t] += 1
-            d = score_one(c, melds[h], n_melds[h], fl_d, seat[h], dealer[h], form_mask,
-                          pc, values, order, ptr, idx, buf, base, hits, best)
+            d = score_one(c, melds[h], n_melds[h], fl_d, seat[h], dealer[h], prof, buf, base,
+                          hits, best)
             if d >= 0:
-                s = score_one(c, melds[h], n_melds[h], fl_s, seat[h], dealer[h], form_mask,
-                              pc, values, order, ptr, idx, buf, base, hits, best)
+                s = score_one(c, melds[h], n_melds[h], fl_s, seat[h], dealer[h], prof, buf,
+                              base, hits, best)
                 wins[h, t] = True
                 tot_discard[h, t] = d
                 tot_self[h, t] = s

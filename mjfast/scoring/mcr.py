@@ -20,7 +20,9 @@ import numpy as np
 from ..errors import IncompleteHandError, RuleSetError, SituationError
 from ..hand import Hand, HandBatch
 from ..kernels import _score_mcr as K
-from ..rules._table import RuleTable, load_table
+from ..kernels._entry import suit_table
+from ..rules._profile import RuleProfile, get_profile
+from ..rules._table import RuleTable
 from ..tiles import WIND_LETTERS
 from .result import FanHit, ScoreResult
 
@@ -30,76 +32,36 @@ N_COLS = K.N_FANS  # 83: column = fan id, 82 = 明暗杠
 @lru_cache(maxsize=None)
 def rule_table(variant: str | None = None) -> RuleTable:
     """The MCR table for ``variant`` (validated: every key has a predicate, acyclic)."""
-    return load_table("mcr", variant, predicates=K.PREDICATE_KEYS)
-
-
-FAN_TABLE = rule_table(None)
+    return _tables(variant).table
 
 
 class _Tables:
-    """The rule table as the arrays the kernel reads."""
+    """The rule profile plus the settlement numbers the wrapper reads."""
 
-    def __init__(self, table: RuleTable):
-        self.table = table
-        n = N_COLS
-        self.points = table.points_array(n, dtype=np.int64)
-        # kernel form of the graph: order[f] = position in the topological order (fans
-        # outside it -- disabled rows -- after it, in id order: every position distinct),
-        # topo[pos] = the fan at that position; excl[f] = [count, ids...];
-        # red_unless[f] = [count, ids...]
-        self.order = np.full(n, n, dtype=np.int64)
-        for pos, f in enumerate(table.order):
-            self.order[f] = pos
-        nxt = len(table.order)
-        for f in range(1, n):
-            if self.order[f] == n:
-                self.order[f] = nxt
-                nxt += 1
-        self.topo = np.zeros(K.MAX_TOPO, dtype=np.int64)
-        self.topo[self.order[1:]] = np.arange(1, n)
-        width = 1 + max([len(r.excludes) for r in table.rows] + [1])
-        self.excl = np.zeros((n, width), dtype=np.int64)
-        self.red_t = np.zeros(n, dtype=np.int64)
-        self.red_n = np.zeros(n, dtype=np.int64)
-        self.red_unless = np.zeros((n, 1 + max([len(r.get("reduce_unless", []) or []) for r in table.rows] + [1])),
-                                   dtype=np.int64)
-        for r in table.rows:
-            if r.enabled:
-                ex = sorted(set(r.excludes))
-                self.excl[r.id, 0] = len(ex)
-                self.excl[r.id, 1:1 + len(ex)] = ex
-            red = r.get("reduces")
-            if red:
-                if len(red) != 1 or len(red[0]) != 2:
-                    raise RuleSetError("mcr.toml", None, f"row {r.id}: reduces must be [[id, n]]")
-                self.red_t[r.id], self.red_n[r.id] = int(red[0][0]), int(red[0][1])
-            un = [int(u) for u in (r.get("reduce_unless", []) or [])]
-            self.red_unless[r.id, 0] = len(un)
-            self.red_unless[r.id, 1:1 + len(un)] = un
-        for i, key in enumerate(K.PREDICATE_KEYS, start=1):
-            if table.row(i).key != key:
-                raise RuleSetError("mcr.toml", None, f"row {i} must be {key!r} (the kernel's fan ids)")
-        self.kong_combo = bool(table.row(K.CONCEALED_KONG_AND_MELDED_KONG).enabled)
-        self.heaven = bool(table.params.get("heavenly_hand_no_waits", True))
+    def __init__(self, profile: RuleProfile):
+        self.profile = profile
+        self.table = table = profile.table
+        self.points = profile.arrays[1]
         self.minimum = int(table.params.get("minimum", 8))
         self.seat_payment = int(table.params.get("seat_payment", 8))
         fw = table.params.get("false_win", [30, 10])
         self.false_win = (int(fw[0]), int(fw[1]))
 
     def args(self):
-        return (self.points, self.excl, self.order, self.topo, self.red_t, self.red_n, self.red_unless,
-                self.kong_combo, self.heaven, _suit_table())
+        return (self.profile.kernel_args(), _suit_table())
 
 
-@lru_cache(maxsize=None)
 def _suit_table() -> np.ndarray:
     """Per-suit completeness table for the wait test (5**9 codes, built once, ~0.2 s)."""
-    return K.build_suit_table()
+    return suit_table()
 
 
 @lru_cache(maxsize=None)
 def _tables(variant: str | None) -> _Tables:
-    return _Tables(rule_table(variant))
+    return _Tables(get_profile("mcr", variant))
+
+
+FAN_TABLE = rule_table(None)
 
 
 def _norm_variant(variant: str | None) -> str | None:
@@ -199,8 +161,7 @@ def score_waits_batch(batch: HandBatch, visible: np.ndarray | None = None, varia
         K.score_waits_kernel(counts, np.ascontiguousarray(batch.melds, dtype=np.int8),
                              batch.n_melds.astype(np.int64), batch.flowers.astype(np.int64),
                              _kernel_flags(batch), batch.seat.astype(np.int64),
-                             batch.prevalent.astype(np.int64), vis, has_vis, *tb.args(),
-                             tb.minimum, wins, td, ts, ld, ls, live, _chunk(n))
+                             batch.prevalent.astype(np.int64), vis, has_vis, *tb.args(), wins, td, ts, ld, ls, live, _chunk(n))
     return WaitScores(wins, td, ts, ld, ls, live)
 
 

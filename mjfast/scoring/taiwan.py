@@ -26,7 +26,8 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
 from ..hand import SELF_DRAWN, Hand, HandBatch
 from ..kernels import _score_taiwan as _k
 from ..kernels._decompose import new_scratch
-from ..rules._table import RULES_DIR, Row, RuleTable, load_table
+from ..rules._profile import build_arrays, get_profile
+from ..rules._table import RULES_DIR, Row, RuleTable
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from .result import FanHit, ScoreResult
 
@@ -66,10 +67,6 @@ class TaiTable:
     variant: str | None
     key_ids: np.ndarray = field(repr=False)
     points_k: np.ndarray = field(repr=False)
-    excl_k: np.ndarray = field(repr=False)
-    order_k: np.ndarray = field(repr=False)
-    enabled_k: int = 0
-    params_k: np.ndarray = field(repr=False, default=None)
 
     @property
     def rows(self) -> tuple[Row, ...]:
@@ -171,11 +168,15 @@ def _check_decisions(table: RuleTable, raw: list[dict], path) -> tuple[Decision,
 
 @functools.lru_cache(maxsize=16)
 def get_table(variant: str | None = None) -> TaiTable:
-    """The Taiwan table (base, or with ``mjfast/rules/taiwan.<variant>.toml`` applied)."""
-    table = load_table(RULES, variant, predicates=_k.KEYS)
+    """The Taiwan table (base, or with a variant applied: a name ``X`` for
+    ``mjfast/rules/taiwan.X.toml`` or the path of a user ``.toml`` variant file)."""
+    profile = get_profile(RULES, variant)
+    table = profile.table
     raw = _read_decisions(RULES_DIR / f"{RULES}.toml")
-    if variant:
-        vraw = _read_decisions(RULES_DIR / f"{RULES}.{str(variant).lower()}.toml")
+    if profile.variant:
+        v = profile.variant
+        vpath = v if v.endswith(".toml") else RULES_DIR / f"{RULES}.{v.lower()}.toml"
+        vraw = _read_decisions(vpath)
         if vraw:  # a variant that lists decisions replaces the base list
             raw = vraw
     decisions = _check_decisions(table, raw, RULES_DIR / f"{RULES}.toml")
@@ -183,34 +184,22 @@ def get_table(variant: str | None = None) -> TaiTable:
     missing = [k for k in _k.KEYS if k not in by_key]
     if missing:
         raise RuleSetError(RULES, None, f"taiwan table lacks rows for {', '.join(missing)}")
-    kpos = {key: i for i, key in enumerate(_k.KEYS)}
     key_ids = np.array([by_key[key].id for key in _k.KEYS], dtype=np.int64)
     points_k = np.array([by_key[key].points for key in _k.KEYS], dtype=np.int64)
-    enabled = 0
-    excl_k = np.zeros(_k.K, dtype=np.int64)
-    id_key = {r.id: kpos[r.key] for r in table.rows}
-    for key, i in kpos.items():
-        r = by_key[key]
-        if r.enabled:
-            enabled |= 1 << i
-        if r.get("standalone", False):
-            targets = [kpos[x] for x in kpos if x != key]
-        else:
-            targets = [id_key[b] for b in r.excludes]
-        m = 0
-        for j in targets:
-            m |= 1 << j
-        excl_k[i] = m
-    order_ids = list(table.order) + [r.id for r in table.rows if not r.enabled]
-    # standalone rows first: they exclude everything
-    stand = [rid for rid in order_ids if table.by_id[rid].get("standalone", False)]
-    order_ids = stand + [rid for rid in order_ids if rid not in stand]
-    order_k = np.array([id_key[rid] for rid in order_ids], dtype=np.int64)
-    p = table.params
-    params_k = np.array([int(p.get("very_early_max_discards", 5)),
-                         int(p.get("early_max_discards", 9))], dtype=np.int64)
-    return TaiTable(table, decisions, table.variant, key_ids, points_k, excl_k, order_k,
-                    enabled, params_k)
+    _ARGS[id(table)] = (table, profile.kernel_args())
+    return TaiTable(table, decisions, table.variant, key_ids, points_k)
+
+
+_ARGS: dict[int, tuple] = {}
+
+
+def _kernel_args(t: TaiTable) -> tuple:
+    """The profile arrays of ``t.table`` (built once per table object)."""
+    hit = _ARGS.get(id(t.table))
+    if hit is None or hit[0] is not t.table:
+        hit = (t.table, build_arrays(RULES, t.table, RULES))
+        _ARGS[id(t.table)] = hit
+    return hit[1]
 
 
 FAN_TABLE = get_table()
@@ -425,17 +414,18 @@ def _scratch(n_chunks: int) -> np.ndarray:
 
 
 def _kernel_scores(batch: HandBatch, t: TaiTable, parallel: bool = True):
+    """(fan_counts (N, n_cols) by fan id, totals (N,))."""
     arrs = _arrays(batch)
     n = len(batch)
-    kc = np.zeros((n, _k.K), dtype=np.int16)
+    prof = _kernel_args(t)
+    fc = np.zeros((n, t.n_cols), dtype=np.int16)
     totals = np.zeros(n, dtype=np.int32)
     if parallel and n > _CHUNK:
-        _k.score_batch_kernel(*arrs, t.points_k, t.excl_k, t.order_k, np.int64(t.enabled_k),
-                              t.params_k, kc, totals, _CHUNK, _scratch((n + _CHUNK - 1) // _CHUNK))
+        _k.score_batch_kernel(*arrs, prof, fc, totals, _CHUNK,
+                              _scratch((n + _CHUNK - 1) // _CHUNK))
     else:
-        _k._score_range(0, n, *arrs, t.points_k, t.excl_k, t.order_k, np.int64(t.enabled_k),
-                        t.params_k, kc, totals, new_scratch())
-    return kc, totals
+        _k._score_range(0, n, *arrs, prof, fc, totals, new_scratch())
+    return fc, totals
 
 
 def _dealer_bonus_array(batch: HandBatch, totals: np.ndarray, kc: np.ndarray, t: TaiTable):
@@ -449,7 +439,7 @@ def _dealer_bonus_array(batch: HandBatch, totals: np.ndarray, kc: np.ndarray, t:
     # a discard win with no discarder given: the next player (as score_hand)
     disc = np.where(disc < 0, (seat.astype(np.int64) + 1) % PLAYERS, disc)
     applies = (seat == dealer) | (~self_drawn & (disc == dealer))
-    flower_win = kc[:, _k.K_EIGHT_FLOWERS] > 0
+    flower_win = kc[:, t.row("eight_flowers").id] > 0
     return np.where(applies & (totals >= 0) & ~flower_win, bonus, 0).astype(np.int32)
 
 
@@ -466,10 +456,8 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     """
     from . import BatchScores
     t = get_table(variant)
-    kc, totals = _kernel_scores(batch, t)
-    n = len(batch)
-    fan_counts = np.zeros((n, t.n_cols), dtype=np.int16)
-    fan_counts[:, t.key_ids] = kc
+    fan_counts, totals = _kernel_scores(batch, t)
+    kc = fan_counts
     complete = totals >= 0
     bonus = _dealer_bonus_array(batch, totals, kc, t)
     gain = _winner_gain_array(batch, totals, bonus, kc, t)
@@ -485,7 +473,7 @@ def _winner_gain_array(batch, totals, bonus, kc, t: TaiTable):
     dealer = np.asarray(batch.dealer).astype(np.int64)
     tot = totals.astype(np.int64)
     is_dealer = seat == dealer
-    flower8 = kc[:, _k.K_EIGHT_FLOWERS] > 0
+    flower8 = kc[:, t.row("eight_flowers").id] > 0
     # self-draw: three payers; a non-dealer's self-draw carries no bonus
     tsumo = 3 * (b + u * (tot + np.where(is_dealer, bonus, 0)))
     ron = b + u * (tot + bonus)
@@ -513,8 +501,7 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     tot_s = np.full((n, N_KINDS), -1, dtype=np.int32)
     live = np.zeros((n, N_KINDS), dtype=np.int8)
     args = (counts, melds, n_melds, flowers, flags, seat, dealer, discarder, td, vis,
-            t.points_k, t.excl_k, t.order_k, np.int64(t.enabled_k), t.params_k,
-            wins, tot_d, tot_s, live)
+            _kernel_args(t), wins, tot_d, tot_s, live)
     if n > _CHUNK:
         _k.score_waits_kernel(*args, _CHUNK, _scratch((n + _CHUNK - 1) // _CHUNK))
     else:
@@ -522,11 +509,11 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     return WaitScores(wins, tot_d, tot_s, wins.copy(), wins.copy(), live)
 
 
-def _fan_hits(counts_by_key: np.ndarray, t: TaiTable) -> tuple[FanHit, ...]:
+def _fan_hits(counts_by_id: np.ndarray, t: TaiTable) -> tuple[FanHit, ...]:
     hits = []
-    for i, c in enumerate(counts_by_key):
+    for i, c in enumerate(counts_by_id):
         if c > 0:
-            r = t.row(int(t.key_ids[i]))
+            r = t.row(int(i))
             hits.append(FanHit(r.id, r.en, r.zh, r.ja, r.points, int(c)))
     return tuple(sorted(hits, key=lambda h: h.id))
 

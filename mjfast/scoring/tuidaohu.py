@@ -28,8 +28,8 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
                       SituationError)
 from ..hand import Hand, HandBatch, MeldKind
 from ..kernels import _score_tuidaohu as _k
-from ..rules import _table as _tbl
-from ..rules._table import RULES_DIR, Row, RuleTable, available_variants, load_table
+from ..rules._profile import RuleProfile, get_profile
+from ..rules._table import RULES_DIR, Row, RuleTable, available_variants
 from ..rules.registry import get_rules
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from .result import FanHit, ScoreResult
@@ -43,18 +43,16 @@ RULE_SETS = ("tuidaohu", "two_player")
 @dataclass(frozen=True)
 class FanTable:
     """A loaded, validated table (a :class:`mjfast.rules._table.RuleTable`) with the
-    settlement parameters and the arrays the kernel takes (``values``, ``enabled``,
-    ``excl``, ``order``, ``pred_col``). Rows are :class:`Row` (id, key, points, en, zh,
-    ja, source, excludes, enabled)."""
+    settlement parameters and the rule profile the kernel takes (``profile``; ``values``
+    and ``enabled`` by fan id). Rows are :class:`Row` (id, key, points, en, zh, ja,
+    source, excludes, enabled)."""
     rules: str
     title: str
     table: RuleTable = field(repr=False)
     variant: str | None = None
     values: np.ndarray = field(repr=False, default=None)
     enabled: np.ndarray = field(repr=False, default=None)
-    excl: np.ndarray = field(repr=False, default=None)
-    order: np.ndarray = field(repr=False, default=None)
-    pred_col: np.ndarray = field(repr=False, default=None)
+    profile: RuleProfile = field(repr=False, default=None)
 
     @property
     def rows(self) -> tuple[Row, ...]:
@@ -105,19 +103,6 @@ _POLICIES = {"win_self_drawn_payers": ("all_others",),
              "several_rons": ("head_bump",)}
 
 
-def _layer(base: RuleTable, path: Path) -> RuleTable:
-    """A user variant file applied on top of an already loaded table (the two-player
-    table is itself a variant of tuidaohu.toml, and the loader takes one variant layer):
-    the same file format as the loader's variants ([rows.<id>], [[row]], [params])."""
-    data = _tbl._read(path)
-    rows = _tbl._apply_overrides(list(base.rows), data.get("rows", {}), path)
-    rows += [_tbl._make_row(r, path) for r in data.get("row", [])]
-    params = {**base.params, **data.get("params", {})}
-    meta = {**base.meta, "user_variant": dict(data.get("variant", {}))}
-    return _tbl._finish(base.rules, path.stem.split(".")[-1], rows, params, meta,
-                        _k.PREDICATE_KEYS, path)
-
-
 def _variant_path(variant: str) -> Path:
     p = Path(variant)
     if p.suffix == ".toml":
@@ -140,10 +125,8 @@ def get_table(rules: str = "tuidaohu", variant: str | None = None) -> FanTable:
     name = get_rules(rules).name
     if name not in RULE_SETS:
         raise RuleSetError(rules, None, "the tuidaohu scorer serves tuidaohu and two_player")
-    t = load_table("tuidaohu", "two_player" if name == "two_player" else None,
-                   predicates=_k.PREDICATE_KEYS)
-    if variant:
-        t = _layer(t, _variant_path(variant))
+    profile = get_profile(name, str(_variant_path(variant)) if variant else None)
+    t = profile.table
     for k in _REQUIRED_PARAMS:
         if k not in t.params:
             raise RuleSetError(name, None, f"settlement parameter {k!r} missing from the table")
@@ -154,15 +137,9 @@ def get_table(rules: str = "tuidaohu", variant: str | None = None) -> FanTable:
     unknown = set(t.params) - set(_REQUIRED_PARAMS) - set(_POLICIES) - {"base", "minimum_fan", "chips"}
     if unknown:
         raise RuleSetError(", ".join(sorted(unknown)), None, "unknown settlement parameter")
-    F = t.max_id + 1
-    pred_col = np.zeros(_k.N_PRED, np.int64)
-    for r in t.rows:
-        pred_col[_k.PREDICATE_KEYS.index(r.key)] = r.id
-    order = list(t.order) + [i for i in range(F) if i not in t.order]
     title = t.meta.get("variant", {}).get("description") if name == "two_player" else None
     return FanTable(name, title or t.meta.get("title", name), t, variant,
-                    t.points_array(F, np.int64), t.enabled_array(F), t.exclusion_matrix(F),
-                    np.array(order, np.int64), pred_col)
+                    profile.arrays[1], profile.arrays[8].astype(bool), profile)
 
 
 FAN_TABLES: dict[str, FanTable] = {r: get_table(r) for r in RULE_SETS}
@@ -390,8 +367,7 @@ def _run_kernel(batch: HandBatch, table: FanTable):
                           np.ascontiguousarray(batch.flags, np.uint16),
                           np.ascontiguousarray(batch.seat, np.int8),
                           np.ascontiguousarray(batch.dealer, np.int8),
-                          _form_mask(table.rules), table.pred_col, table.values,
-                          table.enabled, table.excl, table.order, table.kong_values,
+                          table.profile.kernel_args(), table.kong_values,
                           table.players, fan_counts, totals, kongs)
     return fan_counts, totals, kongs
 
@@ -497,9 +473,8 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
                           np.ascontiguousarray(batch.flags, np.uint16),
                           np.ascontiguousarray(batch.seat, np.int8),
                           np.ascontiguousarray(batch.dealer, np.int8), vis,
-                          get_rules(table.rules).kind_mask, _form_mask(table.rules),
-                          table.pred_col, table.values, table.enabled, table.excl,
-                          table.order, wins, td, ts, live)
+                          get_rules(table.rules).kind_mask, table.profile.kernel_args(),
+                          wins, td, ts, live)
     return WaitScores(wins, td, ts, wins.copy(), wins.copy(), live)
 
 
