@@ -14,7 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .errors import InputError, RuleSetError
+from ._threads import resolve as _resolve_threads
+from .errors import ArgumentError, RuleSetError
 from .hand import HandBatch
 from .kernels import _generate as _k
 from .rules.registry import (FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT, FORM_SEVEN_PAIRS,
@@ -94,10 +95,10 @@ def _int_arg(name: str, value, lo: int, hi: int | None = None) -> int:
             raise TypeError
         v = operator.index(value)
     except TypeError:
-        raise InputError(repr(value), None, f"{name} must be an integer") from None
+        raise ArgumentError(repr(value), None, f"{name} must be an integer") from None
     if v < lo or (hi is not None and v > hi):
         rng = f">= {lo}" if hi is None else f"in {lo}..{hi}"
-        raise InputError(repr(value), None, f"{name} must be {rng}")
+        raise ArgumentError(repr(value), None, f"{name} must be {rng}")
     return v
 
 
@@ -113,27 +114,24 @@ def random_hands(n: int, rules: str = "mcr", kind: str = "complete", seed: int =
     regular-form hands (default: uniform 0..sets, at least the kongs); ``special``
     replaces the total probability of the special forms (seven pairs, thirteen orphans,
     knitted forms, nine gates, seven pairs + triplet), shared in the documented ratios.
-    ``threads``: worker threads (default: Numba's thread count); the result does not
-    depend on it. The mix is documented in ``docs/generator.md``.
+    ``threads``: worker threads (None = all, see :mod:`mjfast._threads`); the result does
+    not depend on it. The mix is documented in ``docs/generator.md``.
     """
     n = _int_arg("n", n, 0)
     if not isinstance(rules, str):
         raise RuleSetError(repr(rules), None, "rules must be a rule-set name")
     rs = get_rules(rules)
     if kind not in KINDS:
-        raise InputError(repr(kind), None, f"kind must be one of {', '.join(KINDS)}")
+        raise ArgumentError(repr(kind), None, f"kind must be one of {', '.join(KINDS)}")
     seed = _int_arg("seed", seed, 0, 2**64 - 1)
     if melds is not None:
         melds = _int_arg("melds", melds, 0, rs.sets)
     if special is not None:
         if isinstance(special, (bool, np.bool_)) or not isinstance(special, (int, float, np.floating, np.integer)) \
                 or not 0.0 <= float(special) <= 1.0:
-            raise InputError(repr(special), None, "special must be a probability in 0..1")
+            raise ArgumentError(repr(special), None, "special must be a probability in 0..1")
         special = float(special)
-    if threads is None:
-        import numba
-        threads = numba.get_num_threads()
-    threads = _int_arg("threads", threads, 1)
+    threads = _resolve_threads(threads)
     p, q = _params(rs, kind, melds, special)
     b = HandBatch.empty(n, rs.name)
     args = (rs.kind_mask, p, q, b.counts, b.winning_tile, b.melds, b.n_melds, b.flowers,
