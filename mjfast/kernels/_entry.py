@@ -41,7 +41,7 @@ from . import _score_tuidaohu as _td
 from ._config import JIT_OPTIONS
 from ._decompose import DIV_COLS, MAX_DIVISIONS, divisions_into
 
-_F_FIRST_TURN = 64
+from ..hand import FIRST_TURN as _F_FIRST_TURN  # noqa: E402  (flag bits: one definition)
 WS_FIELDS = ("divbuf", "work", "ft", "wfans", "sc", "dscr", "place", "vec", "c", "suit_tab")
 
 

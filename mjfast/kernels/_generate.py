@@ -56,16 +56,16 @@ Q_READY = 6                 # 1: ready hands (the complete hand less its winning
 Q_MELDS = 7                 # melds of a regular hand: -1 random (0..sets), else fixed
 N_Q = 8
 
-# HandBatch bits (mjfast.hand; kernels cannot import upward, the values are checked by a test)
-F_SELF_DRAWN = 1
-F_FOURTH_TILE = 2
-F_LAST_TILE = 4
-F_KONG_REPLACEMENT = 8
-F_ROBBING_KONG = 16
-F_ORIGINAL_READY = 32
-F_FIRST_TURN = 64
-M_CONCEALED = 1
-M_ADDED = 2
+# HandBatch bits: defined once, in mjfast/hand.py (the hand layer is below the kernels)
+from ..hand import FIRST_TURN as F_FIRST_TURN  # noqa: E402
+from ..hand import FOURTH_TILE as F_FOURTH_TILE  # noqa: E402
+from ..hand import KONG_REPLACEMENT as F_KONG_REPLACEMENT  # noqa: E402
+from ..hand import LAST_TILE as F_LAST_TILE  # noqa: E402
+from ..hand import MELD_ADDED as M_ADDED  # noqa: E402
+from ..hand import MELD_CONCEALED as M_CONCEALED  # noqa: E402
+from ..hand import ORIGINAL_READY as F_ORIGINAL_READY  # noqa: E402
+from ..hand import ROBBING_KONG as F_ROBBING_KONG  # noqa: E402
+from ..hand import SELF_DRAWN as F_SELF_DRAWN  # noqa: E402
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _STREAM_STEP = np.uint64(0xD1B54A32D192ED03)

@@ -123,13 +123,13 @@ CONCEALED_KONG_AND_MELDED_KONG = 82
 PREDICATE_KEYS = MCR_KEYS
 """Predicate keys, index = fan id - 1 (the rule table's ``key`` column must match)."""
 
-# HandBatch flag bits
-F_SELF_DRAWN = 1
-F_FOURTH_TILE = 2
-F_LAST_TILE = 4
-F_KONG_REPLACEMENT = 8
-F_ROBBING_KONG = 16
-F_FIRST_TURN = 64
+# HandBatch flag bits: defined once, in mjfast/hand.py
+from ..hand import FIRST_TURN as F_FIRST_TURN  # noqa: E402
+from ..hand import FOURTH_TILE as F_FOURTH_TILE  # noqa: E402
+from ..hand import KONG_REPLACEMENT as F_KONG_REPLACEMENT  # noqa: E402
+from ..hand import LAST_TILE as F_LAST_TILE  # noqa: E402
+from ..hand import ROBBING_KONG as F_ROBBING_KONG  # noqa: E402
+from ..hand import SELF_DRAWN as F_SELF_DRAWN  # noqa: E402
 
 # internal win flags
 W_SELF = 1
@@ -156,7 +156,7 @@ REF_RANK = np.zeros(34, dtype=np.int64)   # position of tile id in REF_ORDER
 for _k in range(34):
     REF_RANK[REF_ORDER[_k]] = _k
 
-KNITTED = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]], dtype=np.int64)
+from ._decompose import KNITTED_PERMS as KNITTED  # noqa: E402  (one definition)
 
 # pack kinds inside the kernel
 P_CHOW = 0

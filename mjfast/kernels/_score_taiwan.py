@@ -36,13 +36,13 @@ K = len(KEYS)
  K_EARLY, K_ORIGINAL_READY, K_HEAVENLY, K_EARTHLY, K_SEVEN_FLOWERS,
  K_EIGHT_FLOWERS) = range(K)
 
-# HandBatch.flags bits (mjfast/hand.py)
-F_SELF_DRAWN = 1
-F_LAST_TILE = 4
-F_KONG_REPLACEMENT = 8
-F_ROBBING_KONG = 16
-F_ORIGINAL_READY = 32
-F_FIRST_TURN = 64
+# HandBatch.flags bits: defined once, in mjfast/hand.py
+from ..hand import FIRST_TURN as F_FIRST_TURN  # noqa: E402
+from ..hand import KONG_REPLACEMENT as F_KONG_REPLACEMENT  # noqa: E402
+from ..hand import LAST_TILE as F_LAST_TILE  # noqa: E402
+from ..hand import ORIGINAL_READY as F_ORIGINAL_READY  # noqa: E402
+from ..hand import ROBBING_KONG as F_ROBBING_KONG  # noqa: E402
+from ..hand import SELF_DRAWN as F_SELF_DRAWN  # noqa: E402
 
 FORM_MASK = (1 << FORM_REGULAR) | (1 << FORM_SEVEN_PAIRS_TRIPLET)
 WORK_SIZE = 64

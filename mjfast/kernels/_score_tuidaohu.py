@@ -44,16 +44,14 @@ P_EARTHLY_HAND = 16
 PREDICATE_KEYS = TUIDAOHU_KEYS
 N_PRED = len(PREDICATE_KEYS)
 
-# HandBatch flag bits (mjfast.hand)
-_SELF_DRAWN = 1
-_LAST_TILE = 4
-_KONG_REPLACEMENT = 8
-_ROBBING_KONG = 16
-_FIRST_TURN = 64
-
-# meld flag bits
-_MELD_CONCEALED = 1
-_MELD_ADDED = 2
+# HandBatch flag and meld flag bits: defined once, in mjfast/hand.py
+from ..hand import FIRST_TURN as _FIRST_TURN  # noqa: E402
+from ..hand import KONG_REPLACEMENT as _KONG_REPLACEMENT  # noqa: E402
+from ..hand import LAST_TILE as _LAST_TILE  # noqa: E402
+from ..hand import MELD_ADDED as _MELD_ADDED  # noqa: E402
+from ..hand import MELD_CONCEALED as _MELD_CONCEALED  # noqa: E402
+from ..hand import ROBBING_KONG as _ROBBING_KONG  # noqa: E402
+from ..hand import SELF_DRAWN as _SELF_DRAWN  # noqa: E402
 
 
 @njit(**JIT_OPTIONS)

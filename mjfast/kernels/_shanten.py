@@ -40,8 +40,7 @@ BAD_TOTAL = 2       # a tile total no hand of the rule set has
 BAD_TILE = 3        # a tile outside the rule set
 BAD_WAIT_TOTAL = 4  # waits need a waiting (3m + 1 tiles) hand
 
-PERMS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]],
-                 dtype=np.int64)
+from ._decompose import KNITTED_PERMS as PERMS  # noqa: E402  (one definition)
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 PW5 = np.array([1, 5, 25, 125, 625, 3125, 15625, 78125, 390625], dtype=np.int64)
 

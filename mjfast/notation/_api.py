@@ -48,6 +48,7 @@ from .mcr_string import format_mcr
 from .mpsz import Parts, ParseFail, Record, format_mpsz, make_error, parse_tiles
 
 from .. import hand as _hand_module
+from .. import hand as H
 from ..hand import Hand
 
 FORMATS = ("mcr", "mpsz", "botzone")
@@ -62,7 +63,7 @@ def detect_format(text: str) -> str:
 
 
 def _check_fmt(fmt):
-    if fmt is not None and fmt not in FORMATS:
+    if fmt is not None and (not isinstance(fmt, str) or fmt not in FORMATS):
         raise TileParseError(str(fmt), None, f"unknown format (choose from {', '.join(FORMATS)})")
 
 
@@ -227,6 +228,8 @@ _PRINTERS = {"mcr": format_mcr, "mpsz": format_mpsz, "botzone": format_botzone}
 
 def _printer(fmt):
     try:
+        if not isinstance(fmt, str):
+            raise TypeError
         return _PRINTERS[fmt]
     except (KeyError, TypeError):
         raise TileParseError(str(fmt), None,
@@ -246,6 +249,9 @@ def hand_parts(hand) -> Parts:
 
 def format_hand(hand, fmt: str = "mcr") -> str:
     """Print a :class:`~mjfast.Hand` as ``mcr``, ``mpsz`` or ``botzone``."""
+    if not isinstance(hand, Hand):
+        from ..errors import ArgumentError
+        raise ArgumentError(repr(hand)[:120], None, "format_hand takes a Hand (N hands: format_batch)")
     return _printer(fmt)(hand_parts(hand))
 
 
@@ -356,7 +362,7 @@ def parse_batch(strings, rules="mcr", errors: str = "raise", *, fmt: str | None 
     from ..hand import HandBatch
     rs = get_rules(rules)
     _check_fmt(fmt)
-    if errors not in ("raise", "mask"):
+    if not isinstance(errors, str) or errors not in ("raise", "mask"):
         raise InputError(str(errors), None, "errors must be 'raise' or 'mask'")
     arr, special = _to_arrow(strings)
     n = len(arr)
@@ -459,14 +465,15 @@ def _parse_rows_python(arr, rs, fmt, b, code, epos, earg) -> None:
             b.counts[i, t] += 1
         b.winning_tile[i] = rec.tiles[-1] if win else -1
         for j, (k, t, conc, added, cl) in enumerate(rec.melds):
-            b.melds[i, j] = (k, t, (1 if conc else 0) | (2 if added else 0), cl)
+            b.melds[i, j] = (k, t, (H.MELD_CONCEALED if conc else 0) | (H.MELD_ADDED if added else 0), cl)
         b.n_melds[i] = len(rec.melds)
         b.flowers[i] = rec.flower_count
         sd, fourth, last, kong = rec.flags4
         ex = rec.extras
-        b.flags[i] = (sd * 1 | fourth * 2 | last * 4 | (kong and sd) * 8
-                      | (kong and not sd) * 16 | ("original_ready" in ex) * 32
-                      | ("first_turn" in ex) * 64)
+        b.flags[i] = (sd * H.SELF_DRAWN | fourth * H.FOURTH_TILE | last * H.LAST_TILE
+                      | (kong and sd) * H.KONG_REPLACEMENT | (kong and not sd) * H.ROBBING_KONG
+                      | ("original_ready" in ex) * H.ORIGINAL_READY
+                      | ("first_turn" in ex) * H.FIRST_TURN)
         b.seat[i], b.prevalent[i] = rec.seat, rec.prevalent
         b.dealer[i] = ex.get("dealer", 0)
         b.discarder[i] = ex.get("discarder", -1)
