@@ -246,6 +246,14 @@ def test_merge_of_shards_equals_whole(data, name):
     assert_frame_equal(an.finish(merged), an(whole.path), check_exact=False, check_dtypes=False)
 
 
+def test_folder_of_datasets_reads_them_all(data, tmp_path):
+    whole, _, _ = data
+    S.write(tmp_path / "replay", shards=(("00000", S.SHARD_A),))
+    S.write(tmp_path / "simulate", shards=(("00001", S.SHARD_B),))
+    for name in ("fan-frequency", "high-low", "play-stats"):
+        assert_frame_equal(A.run(name, tmp_path), A.run(name, whole.path), check_exact=False)
+
+
 def test_compare_paired_study(tmp_path):
     ds = S.write_study(tmp_path / "study")
     df = A.compare(ds.path)

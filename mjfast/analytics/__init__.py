@@ -12,8 +12,8 @@ Built-in names (``mjfast query DATASET NAME``): see :data:`ANALYSES`.
 """
 from __future__ import annotations
 
-from ._core import (ANALYSES, Analysis, collect, frames, get_analysis, mean_sd, merge, run,
-                    wilson)
+from ._core import (ANALYSES, Analysis, collect, dataset_roots, frames, get_analysis, mean_sd,
+                    merge, run, wilson)
 from ._fans import FAN_COOCCURRENCE, FAN_FREQUENCY
 from ._ev import EV, PAYMENTS
 from ._highlow import (HIGH_LOW, HIGH_LOW_BETTER, HIGH_LOW_FANS, HIGH_LOW_SELF,
@@ -30,7 +30,8 @@ payments = PAYMENTS
 high_low = HIGH_LOW
 play_stats = PLAY_STATS
 
-__all__ = ["ANALYSES", "Analysis", "collect", "frames", "get_analysis", "mean_sd", "merge",
+__all__ = ["ANALYSES", "Analysis", "collect", "dataset_roots", "frames", "get_analysis",
+           "mean_sd", "merge",
            "run", "wilson", "compare", "fan_names", "join_names", "sql", "TABLE_NAMES",
            "fan_frequency", "fan_cooccurrence", "expected_value", "payments", "high_low",
            "play_stats", "FAN_FREQUENCY", "FAN_COOCCURRENCE", "EV", "PAYMENTS", "HIGH_LOW",

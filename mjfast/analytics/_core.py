@@ -64,18 +64,38 @@ def _as_lazy(x) -> pl.LazyFrame:
     return pl.from_arrow(x).lazy()
 
 
+def _is_dataset(path: Path) -> bool:
+    from ..datasets import TABLES
+    return (path / "manifest.json").exists() or any((path / t).is_dir() for t in TABLES)
+
+
+def dataset_roots(source) -> list[Dataset]:
+    """The datasets of ``source``: itself, or, for a folder of datasets (``mjfast run``'s
+    output: replay/, simulate/, hands/ ...), each dataset inside it (two levels at most)."""
+    ds = source if isinstance(source, Dataset) else Dataset(source)
+    root = Path(ds.path)
+    if not root.is_dir():
+        raise InputError(str(root), None, "no such dataset folder")
+    if _is_dataset(root):
+        return [ds]
+    found = [Dataset(p) for p in sorted(root.iterdir()) if p.is_dir() and _is_dataset(p)]
+    if not found:
+        found = [Dataset(q) for p in sorted(root.iterdir()) if p.is_dir()
+                 for q in sorted(p.iterdir()) if q.is_dir() and _is_dataset(q)]
+    return found or [ds]
+
+
 def frames(source, tables: Iterable[str]) -> dict[str, pl.LazyFrame]:
     """Lazy frames of ``tables`` from a dataset (a :class:`Dataset` or its folder) or from a
     mapping of table name to frame (tables missing from a dataset are empty frames)."""
     if isinstance(source, (str, os.PathLike, Dataset)):
-        ds = source if isinstance(source, Dataset) else Dataset(source)
-        if not Path(ds.path).is_dir():
-            raise InputError(str(ds.path), None, "no such dataset folder")
+        roots = dataset_roots(source)
         out = {}
         for t in tables:
-            lf = ds.scan(t)
-            out[t] = lf.with_columns(pl.col("rules").cast(pl.String),
-                                     pl.col("variant").cast(pl.String))
+            scans = [ds.scan(t) for ds in roots if ds.files(t)] or [roots[0].scan(t)]
+            scans = [lf.with_columns(pl.col("rules").cast(pl.String),
+                                     pl.col("variant").cast(pl.String)) for lf in scans]
+            out[t] = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
         return out
     if isinstance(source, Mapping):
         out = {}
@@ -150,4 +170,4 @@ def safe_div(a: pl.Expr, b: pl.Expr) -> pl.Expr:
 
 
 __all__ = ["Z95", "wilson", "mean_sd", "merge", "frames", "collect", "Analysis", "ANALYSES",
-           "register", "get_analysis", "run", "safe_div"]
+           "register", "get_analysis", "run", "safe_div", "dataset_roots"]

@@ -12,9 +12,7 @@ from pathlib import Path
 import polars as pl
 
 from .. import __version__
-from ..analytics import compare, get_analysis
-from ..datasets import Dataset
-from ..errors import InputError
+from ..analytics import compare, dataset_roots, get_analysis
 from . import _charts
 from ._fonts import find_cjk_font, font_face_css, missing_glyphs, register_matplotlib
 
@@ -185,10 +183,13 @@ class Report:
 
 def build_report(dataset_path: str | os.PathLike) -> Report:
     """Run every analysis over the dataset (an analysis that fails is listed, not fatal)."""
-    ds = Dataset(dataset_path)
-    if not Path(ds.path).is_dir():
-        raise InputError(str(dataset_path), None, "no such dataset folder")
-    rep = Report(Path(ds.path), counts=ds.row_counts())
+    roots = dataset_roots(dataset_path)
+    counts: dict[str, int] = {}
+    for d in roots:
+        for k, v in d.row_counts().items():
+            counts[k] = counts.get(k, 0) + v
+    ds = Path(dataset_path)
+    rep = Report(ds, counts=counts)
     for s in SECTIONS:
         try:
             rep.results[s.key] = (compare(ds) if s.key == "compare"

@@ -112,9 +112,8 @@ def high_low(df: pl.DataFrame, family: str | None) -> bytes | None:
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of ready hands")
-    ax.set_title("Ready hands whose winning tiles all reach the minimum (high), split, or none (low)",
-                 pad=26)
-    ax.legend(loc="lower right", ncols=3, bbox_to_anchor=(1, 1.06), frameon=False)
+    ax.set_title("Ready hands whose winning tiles all reach the minimum (high), split, or none (low)")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, .5), frameon=False)
     return _png(fig)
 
 
