@@ -291,3 +291,26 @@ def test_sql_and_errors(data):
         A.run("no-such-analysis", whole.path)
     with pytest.raises(MjfastError):
         A.run("fan-frequency", whole.path / "missing")
+
+
+@pytest.mark.parametrize("rules, discard, self_draw", [
+    # Taiwan: base 0 + unit 1 x tai, one payer on a discard, three on a self-draw
+    ("taiwan", lambda f: f, lambda f: 3 * f),
+    # Tuidaohu: base 1 x 2^(min(fan, 6) - 1), one payer / three payers
+    ("tuidaohu", lambda f: 2 ** (min(f, 6) - 1), lambda f: 3 * 2 ** (min(f, 6) - 1)),
+    # two-player: the other player pays 2^(min(fan, 6) - 1) either way
+    ("two_player", lambda f: 2 ** (min(f, 6) - 1), lambda f: 2 ** (min(f, 6) - 1)),
+])
+def test_expected_value_other_rule_sets(tmp_path, rules, discard, self_draw):
+    waits = [S.W(1, 2, 3, 4, True, True), S.W(2, 1, 9, 10, True, True),
+             S.W(3, 3, 2, 2, False, True)]
+    hands = {"hand_id": [1], "form": [0], "n_melds": [0], "shanten": [0], "waits": [waits]}
+    from mjfast.datasets import Dataset
+    ds = Dataset(tmp_path / rules)
+    ds.write("hands", hands, rules=rules)
+    r = A.run("ev", ds.path).row(0, named=True)
+    live = sum(w["live"] for w in waits)
+    gd = sum(w["live"] * discard(w["total_discard"]) for w in waits if w["legal_discard"])
+    gs = sum(w["live"] * self_draw(w["total_self_drawn"]) for w in waits if w["legal_self_drawn"])
+    assert r["ev_discard"] == pytest.approx(gd / live)
+    assert r["ev_self"] == pytest.approx(gs / live)
