@@ -182,7 +182,9 @@ def _retext(e: InputError, typed: str) -> InputError:
 _BATCH_FIELDS = {"counts": (N_KINDS,), "winning_tile": (), "melds": (5, 4), "n_melds": (),
                  "flowers": (), "flags": (), "seat": (), "prevalent": (), "dealer": (),
                  "discarder": (), "streak": (), "table_discards": ()}
-_BATCH_RANGES = {"counts": (0, 4), "winning_tile": (-1, 33), "n_melds": (0, 5),
+# the 1-D fields a kernel indexes with (the count rows are checked by each scorer, row
+# by row, inside its own pass over the batch)
+_BATCH_RANGES = {"winning_tile": (-1, 33), "n_melds": (0, 5),
                  "flowers": (0, 8), "seat": (0, 3), "prevalent": (0, 3), "dealer": (0, 3),
                  "discarder": (-1, 3), "streak": (0, 32767), "table_discards": (-1, 32767),
                  "flags": (0, 127)}
@@ -204,8 +206,8 @@ def _check_batch(batch, fn: str) -> None:
                                      f"HandBatch.{name} must be an integer array of shape {want}")
         n = a.shape[0]
         lo, hi = _BATCH_RANGES.get(name, (None, None))
-        if lo is not None and a.size:
-            bad = np.flatnonzero(((a < lo) | (a > hi)).reshape(n, -1).any(axis=1))
+        if lo is not None and a.size and (a.min() < lo or a.max() > hi):
+            bad = np.flatnonzero((a < lo) | (a > hi))
             if bad.size:
                 i = int(bad[0])
                 raise InvalidCountsError(f"HandBatch.{name} row {i}: {a[i].tolist()}", i,
