@@ -1,0 +1,199 @@
+"""The pipeline framework and the ``hands`` job: executors give the same bytes, a killed run
+resumes to the same bytes, every input row is accounted for."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from mjfast.pipelines import (InlineExecutor, ProcessExecutor, ShardFailure, SpecError,
+                              make_executor, run_job)
+from mjfast.pipelines import hands as hands_job
+from mjfast.datasets import Dataset
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _small_job(**kw):
+    spec = dict(n=600, shard_size=200, kind="ready", variants=["default", "botzone"])
+    spec.update(kw)
+    return hands_job.job_from_spec(None, **spec)
+
+
+def test_hands_job_columns_and_accounting(tmp_path):
+    s = run_job(_small_job(), tmp_path)
+    assert (s.shards_total, s.shards_run, s.n_in, s.n_out, s.n_quarantined) == (6, 6, 1200, 1200, 0)
+    d = Dataset(tmp_path)
+    df = d.read("hands")
+    assert df.height == 1200 and set(df["variant"]) == {"default", "botzone"}
+    assert (df["shanten"] == 0).all() and df["hand"].null_count() == 0
+    # paired: the same hands (ids and strings) under each variant
+    a = df.filter(pl.col("variant") == "default").sort("hand_id")
+    b = df.filter(pl.col("variant") == "botzone").sort("hand_id")
+    assert a["hand"].to_list() == b["hand"].to_list() and a["hand_id"].to_list() == list(range(600))
+    # each wait's fan list adds up to the wait kernel's total, both ways
+    w = df.select("waits").explode("waits").unnest("waits")
+    pts = pl.element().struct.field("points") * pl.element().struct.field("count")
+    w = w.with_columns(d=pl.col("fans_discard").list.eval(pts).list.sum(),
+                       s=pl.col("fans_self_drawn").list.eval(pts).list.sum())
+    assert w.height > 600
+    assert (w["d"] == w["total_discard"]).all() and (w["s"] == w["total_self_drawn"]).all()
+    # a hand's waits equal mjfast.score_waits on its string
+    import mjfast
+    row = a.row(7, named=True)
+    want = mjfast.score_waits(row["hand"], rules="mcr")
+    assert [x["total_discard"] for x in want] == [x["total_discard"] for x in row["waits"]]
+    m = d.manifest()
+    assert m["accounting"] == {"inputs": 1200, "outputs": 1200, "quarantined": 0}
+    assert m["tables"] == {"hands": 1200} and m["config"]["mix"]["mcr"]
+    assert {f["file"] for v in m["config"]["variants"] for f in v["files"]} == {"mcr.toml", "mcr.botzone.toml"}
+    # a second run finds every shard done and rewrites nothing
+    before = _files(tmp_path)
+    s2 = run_job(_small_job(), tmp_path)
+    assert (s2.shards_run, s2.shards_skipped) == (0, 6) and _files(tmp_path) == before
+
+
+def test_complete_hands_scored(tmp_path):
+    run_job(_small_job(kind="complete", variants=["default"], n=300, shard_size=300), tmp_path)
+    df = Dataset(tmp_path).read("hands")
+    import mjfast
+    assert (df["shanten"] == -1).all() and df["total"].null_count() == 0
+    for r in df.head(20).iter_rows(named=True):
+        res = mjfast.score(r["hand"], rules="mcr")
+        assert res.total == r["total"] and res.legal == r["legal"]
+        assert sorted((f.id, f.count) for f in res.fans) == sorted((f["id"], f["count"]) for f in r["fans"])
+
+
+def test_executors_same_bytes(tmp_path):
+    """Inline, a 2-process pool (forkserver) and a real Dask LocalCluster (2 worker
+    processes): the same files, byte for byte."""
+    pytest.importorskip("distributed")
+    outs = {}
+    for name, ex in (("inline", InlineExecutor()), ("pool", ProcessExecutor(2)),
+                     ("dask", make_executor(2, dask=True))):
+        out = tmp_path / name
+        run_job(_small_job(), out, ex)
+        outs[name] = _files(out)
+    assert outs["inline"] == outs["pool"] == outs["dask"]
+    assert len(outs["inline"]) == 6 + 6 + 2       # 6 parquet, 6 markers, manifest, _job
+
+
+_SCRIPT = """
+import sys
+from mjfast.pipelines import run_job
+from mjfast.pipelines import hands
+if __name__ == "__main__":
+    job = hands.job_from_spec(None, n=6000, shard_size=150, kind="ready", variants=["default"])
+    run_job(job, sys.argv[1])
+"""
+
+
+def test_kill_and_resume_same_bytes(tmp_path):
+    script = tmp_path / "job.py"
+    script.write_text(_SCRIPT)
+    full, resumed = tmp_path / "full", tmp_path / "resumed"
+    subprocess.run([sys.executable, str(script), str(full)], check=True)
+    proc = subprocess.Popen([sys.executable, str(script), str(resumed)])
+    done = resumed / "_done"
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if done.exists() and len(list(done.glob("*.json"))) >= 3:
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the job finished before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    n_done = len(list(done.glob("*.json")))
+    assert 3 <= n_done < 40 and not (resumed / "manifest.json").exists()
+    subprocess.run([sys.executable, str(script), str(resumed)], check=True)
+    assert _files(full) == _files(resumed)
+
+
+def test_bad_rows_quarantined(tmp_path):
+    good = ["123m456p789s12399s|EE1000", "[CCC,1]FFF123m456p7s7s", "1112345678999p",
+            "123m456p789s1234s", "11223344556677z"]
+    bad = ["123x", "", "1111m1111m", "123m456p789s1239s9s9s", "\x00\xff junk"]
+    lines = []
+    for i in range(60):
+        lines.append(bad[i % 5] if i % 7 == 3 else good[i % 5])
+    txt = tmp_path / "hands.txt"
+    txt.write_text("\n".join(lines) + "\n")
+    pq_path = tmp_path / "hands.parquet"
+    pl.DataFrame({"hand": lines[:25] + [None]}).write_parquet(pq_path, row_group_size=10)
+    job = hands_job.job_from_spec(None, source="files", files=[str(txt), str(pq_path)],
+                                  shard_size=16)
+    s = run_job(job, tmp_path / "out")
+    n_bad = sum(1 for i in range(60) if i % 7 == 3)
+    n_bad_pq = sum(1 for i in range(25) if i % 7 == 3) + 1
+    assert s.n_in == 60 + 26
+    assert s.n_quarantined == n_bad + n_bad_pq and s.n_out + s.n_quarantined == s.n_in
+    d = Dataset(tmp_path / "out")
+    q = d.read("quarantine").sort("source", "line")
+    assert q.filter(pl.col("source") == "hands.txt")["line"].to_list() == \
+        [i + 1 for i in range(60) if i % 7 == 3]
+    assert q.filter(pl.col("source") == "hands.parquet")["line"].to_list()[-1] == 26
+    assert q["reason"].null_count() == 0 and (q["rows"] == 1).all()
+    h = d.read("hands")
+    assert h.height == s.n_out
+    # a complete hand is scored, a ready one has its waits, shanten for all
+    h1 = h.filter(pl.col("hand") == "123m456p789s12399s|EE1000")
+    assert h1["shanten"][0] == -1 and h1["total"][0] is not None
+    h2 = h.filter(pl.col("hand") == "1112345678999p")
+    assert h2["shanten"][0] == 0 and len(h2["waits"][0]) == 9
+    m = d.manifest()
+    assert m["accounting"]["inputs"] == m["accounting"]["outputs"] + m["accounting"]["quarantined"]
+    assert {i["file"] for i in m["inputs"]} == {"hands.txt", "hands.parquet"}
+    # a new file in the folder: only its shards run on the next pass
+    txt2 = tmp_path / "more.txt"
+    txt2.write_text("123m456p789s12399s|EE1000\n")
+    job2 = hands_job.job_from_spec(None, source="files", shard_size=16,
+                                   files=[str(txt), str(pq_path), str(txt2)])
+    s2 = run_job(job2, tmp_path / "out2")
+    assert s2.shards_run == s2.shards_total
+    # same folder, same spec but a new input: only the new shard runs
+    s3 = run_job(job2, tmp_path / "out")
+    assert s3.shards_run == 1 and s3.n_in == s.n_in + 1
+
+
+def test_spec_errors(tmp_path):
+    with pytest.raises(SpecError):
+        hands_job.job_from_spec(None, kind="half")
+    with pytest.raises(SpecError):
+        hands_job.job_from_spec(None, source="files", files=[str(tmp_path / "nope.txt")])
+    bad = tmp_path / "spec.toml"
+    bad.write_text("[hands]\nnumber = 3\n")
+    with pytest.raises(SpecError, match="unknown key"):
+        hands_job.job_from_spec(str(bad))
+    run_job(_small_job(n=10, shard_size=10), tmp_path / "a")
+    with pytest.raises(SpecError, match="another job"):
+        run_job(_small_job(n=20, shard_size=10), tmp_path / "a")
+
+
+def test_failed_shard_reported_and_resumable(tmp_path, monkeypatch):
+    job = _small_job(n=400, shard_size=200, variants=["default"])
+    calls = {"n": 0}
+    real = hands_job.transform
+
+    def flaky(p):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("disk on fire")
+        return real(p)
+    monkeypatch.setattr(hands_job, "transform", flaky)
+    with pytest.raises(ShardFailure, match="disk on fire"):
+        run_job(job, tmp_path)
+    assert len(Dataset(tmp_path).done_shards()) == 1
+    s = run_job(job, tmp_path)
+    assert s.shards_run == 1 and s.n_out == 400
