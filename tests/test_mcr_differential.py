@@ -2,8 +2,8 @@
 (``MahjongGB.MahjongFanCalculator``, PyPI PyMahjongGB 1.4.0), ``botzone`` variant: the fan
 lists (id and count, flowers included) and the totals must agree on every hand.
 
-The large run covers every fan at least 50 times (random melds of every kind, targeted
-generators for the rare fans, see test_mcr_gen.py). Its size is ``MJFAST_MCR_DIFF_N``
+The large run covers every fan at least 50 times (the library's generator: random melds of
+every kind, fan patterns and tile pools for the rare fans, see docs/generator.md). Its size is ``MJFAST_MCR_DIFF_N``
 (default 1,000,000)."""
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_mcr_gen import random_batch  # noqa: E402
 
 import mjfast  # noqa: E402
 from mjfast.hand import FOURTH_TILE, KONG_REPLACEMENT, ROBBING_KONG, SELF_DRAWN, HandBatch  # noqa: E402
@@ -17,13 +16,10 @@ from mjfast.scoring import mcr  # noqa: E402
 
 
 def ready_batch(n, seed):
-    """Ready hands: random complete hands minus their winning tile."""
-    b = random_batch(n, seed)
-    rows = np.arange(n)
-    b.counts[rows, b.winning_tile.astype(np.int64)] -= 1
-    b.winning_tile[:] = -1
-    b.flags &= ~np.uint16(SELF_DRAWN | FOURTH_TILE | KONG_REPLACEMENT | ROBBING_KONG)
-    b.discarder[:] = -1
+    """Ready hands: random complete hands minus their winning tile (the library's
+    ``kind="ready"``: no self-drawn, fourth-tile, kong flags, no discarder)."""
+    b = mjfast.random_hands(n, "mcr", "ready", seed=seed)
+    assert not (b.flags & (SELF_DRAWN | FOURTH_TILE | KONG_REPLACEMENT | ROBBING_KONG)).any()
     return b
 
 
