@@ -274,6 +274,11 @@ def test_compare_paired_study(tmp_path):
     assert u["diff"] == pytest.approx(p1 - p0)
     v = lambda p, n: p * (1 - p) * n / (n - 1) / n  # noqa: E731 (sample variance / n)
     assert u["se"] == pytest.approx(math.sqrt(v(p1, n1) + v(p0, n0)))
+    # unpaired fan share: 明暗杠 (82) is in 1 of 3 botzone wins and in none of 2 default ones
+    k = df.filter(pl.col("metric").str.starts_with("fan share")
+                  & pl.col("metric").str.contains("Concealed Kong and")).sort("variant")
+    assert k["value"].to_list() == pytest.approx([1 / 3, 0.0])
+    assert k["diff"][0] == pytest.approx(1 / 3) and k["diff"][1] is None
     # paired fan indicator: 明暗杠 (82) appears in s1 under botzone only
     f = df.filter(pl.col("metric").str.starts_with("paired fan") & (pl.col("variant") == "botzone"))
     assert f.height >= 1 and f.filter(pl.col("diff") > 0).height == 1

@@ -51,8 +51,12 @@ def compare_partial(source, reference: str | None = None) -> pl.DataFrame:
     fans = collect(fan_partial(fr["wins"]))
     tot = fans.filter(pl.col("fan_id") == TOTAL).select("rules", "variant",
                                                          pl.col("wins").alias("n_wins"))
-    f = fans.filter(pl.col("fan_id") != TOTAL).join(tot, on=["rules", "variant"],
-                                                      nulls_equal=True)
+    # every fan seen under a rule set, under every variant of it (0 where absent)
+    seen = fans.filter(pl.col("fan_id") != TOTAL).select("rules", "fan_id").unique()
+    f = (tot.join(seen, on="rules", nulls_equal=True)
+         .join(fans.select("rules", "variant", "fan_id", "wins"),
+               on=["rules", "variant", "fan_id"], how="left", nulls_equal=True)
+         .with_columns(pl.col("wins").fill_null(0)))
     f = join_names(f).with_columns(
         metric=pl.concat_str(pl.lit("fan share: "), pl.col("name_en")))
     if f.height:
@@ -136,9 +140,11 @@ def compare_finish(part: pl.DataFrame) -> pl.DataFrame:
     ref = un.filter(c("variant") == c("reference")).select(
         "rules", "metric", c("n").alias("ref_n"), c("value").alias("ref_value"),
         c("var").alias("ref_var"))
+    is_ref = c("variant") == c("reference")
     u = un.join(ref, on=["rules", "metric"], how="left", nulls_equal=True).with_columns(
-        diff=c("value") - c("ref_value"),
-        se=(c("var") / nf + c("ref_var") / c("ref_n").cast(pl.Float64)).sqrt())
+        diff=pl.when(is_ref).then(None).otherwise(c("value") - c("ref_value")),
+        se=pl.when(is_ref).then(None).otherwise(
+            (c("var") / nf + c("ref_var") / c("ref_n").cast(pl.Float64)).sqrt()))
     p = df.filter(c("paired")).with_columns(
         ref_n=c("n"), ref_value=pl.lit(None, pl.Float64), diff=c("value"),
         se=(c("var") / nf).sqrt())

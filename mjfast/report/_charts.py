@@ -208,20 +208,26 @@ def payments(df: pl.DataFrame, family: str | None) -> bytes | None:
 
 
 def compare(df: pl.DataFrame, family: str | None) -> bytes | None:
+    """Small multiples: one row per metric (own scale), a point and 95% bar per variant."""
     sub = df.filter(pl.col("variant") != pl.col("reference")).filter(
         ~pl.col("metric").str.contains("fan") & pl.col("diff").is_not_null()
         & pl.col("se").is_not_null())
     if sub.height == 0:
         return None
     plt = _plt(family)
-    rows = sub.to_dicts()
-    fig, ax = plt.subplots(figsize=(9, .4 * len(rows) + 1.5))
-    y = range(len(rows))
-    ax.errorbar([r["diff"] for r in rows], list(y),
-                xerr=[1.96 * r["se"] for r in rows], fmt="o", color="#1565c0", capsize=3)
-    ax.axvline(0, color="#333", lw=.8)
-    ax.set_yticks(list(y), [f"{r['metric']} [{r['variant']} − {r['reference']}]" for r in rows])
-    ax.invert_yaxis()
-    ax.set_xlabel("difference from the reference variant (±95%)")
-    ax.set_title("Rule balance")
+    metrics = sub.select("rules", "metric").unique(maintain_order=True).rows()
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(9, .62 * len(metrics) + 1.2),
+                             squeeze=False)
+    for ax, (rules, metric) in zip(axes[:, 0], metrics):
+        rows = sub.filter((pl.col("rules") == rules) & (pl.col("metric") == metric)).to_dicts()
+        y = list(range(len(rows)))
+        ax.errorbar([r["diff"] for r in rows], y, xerr=[1.96 * r["se"] for r in rows],
+                    fmt="o", color="#1565c0", capsize=3)
+        ax.axvline(0, color="#333", lw=.8)
+        ax.set_yticks(y, [r["variant"] for r in rows])
+        ax.set_ylim(-.7, len(rows) - .3)
+        ax.set_ylabel(f"{rules}: {metric}", rotation=0, ha="right", va="center")
+        ax.tick_params(axis="x", labelsize=8)
+    axes[0, 0].set_title(f"Rule balance: difference from {rows[0]['reference']} (±95%)")
+    fig.tight_layout()
     return _png(fig)
