@@ -28,7 +28,12 @@ class DealInfo:
     line: int                                  # first line (text) / 0 (JSON)
     prevalent: int = 0
     dealer: int = 0
-    wall: np.ndarray | None = None             # Botzone JSON: the 136 ``walltiles`` in order
+    wall: np.ndarray | None = None             # the wall in draw order (Botzone: ``walltiles``)
+    botzone_wall: bool = True                  # the Botzone judge's wall convention
+    streak: int = 0
+    seats: list[int] | None = None             # seat wind by player (None: from the dealer)
+    game_id: str | None = None
+    deal_index: int | None = None
     seed: int | None = None
     bots: list[str] | None = None
     logged_total: int | None = None            # the log's fan total (wins)
@@ -42,7 +47,8 @@ class DealInfo:
 class LogChunk:
     """A chunk of deals read from one source.
 
-    ``events`` as read (WIN rows carry the LOGGED total, fans and scores); ``line`` (n,)
+    ``events`` as read (the log's own fan totals, fans and scores are in ``deals``);
+    ``line`` (n,)
     int64: the input line (text logs, 1-based) or the log step (JSON) of each event row;
     ``can_hu`` (n, players) int16: the judge's ``canHu`` at each event row
     (:data:`CAN_HU_NONE` where none); ``deals`` aligned with ``events.deal_ids``;
@@ -57,6 +63,7 @@ class LogChunk:
     quarantine: list[dict[str, Any]]
     n_in: int
     has_can_hu: bool = False
+    logged_in_events: bool = False   # the events' own WIN rows hold the numbers to check
 
 
 class ChunkBuilder:
