@@ -319,7 +319,8 @@ def score_table(df, rules: str | None = None, variant: str | None = None, column
     """Score a Polars DataFrame (or Arrow table) with a hand-string column (``hand``).
 
     Returns a Polars DataFrame with the input columns plus ``total``, ``legal``,
-    ``fan_ids`` (list) and ``fan_counts`` (list). Rows that do not parse or are not
+    ``fan_ids`` (list), ``fan_counts`` (list) and ``fans`` (list of {id, points, count},
+    the datasets' shape). Rows that do not parse or are not
     complete get null scores and an ``error`` message (nothing is dropped).
     """
     import polars as pl
@@ -346,21 +347,11 @@ def score_table(df, rules: str | None = None, variant: str | None = None, column
     if strings.dtype not in (pl.String, pl.Null):
         raise ArgumentError(f"column {column!r} ({strings.dtype})", None,
                             "the hand column must hold strings")
-    batch, ok, messages = parse_batch(strings.cast(pl.String), rules=rs, errors="mask")
-    scores = score_batch(batch, rules=rs.name, variant=variant, threads=threads)
-    good = ok & scores.complete
-    fan_ids, fan_counts = _fan_lists(scores.fan_counts, good)
-    errors = [m if not ok[i] else (None if scores.complete[i] else "not a complete hand")
-              for i, m in enumerate(messages)]
-    total = pa.array(scores.totals.astype(np.int32), mask=~good)
-    legal = pa.array(scores.legal.astype(bool), mask=~good)
-    return df.with_columns(
-        pl.from_arrow(total).alias("total"),
-        pl.from_arrow(legal).alias("legal"),
-        pl.from_arrow(fan_ids).alias("fan_ids"),
-        pl.from_arrow(fan_counts).alias("fan_counts"),
-        pl.Series("error", errors, dtype=pl.Utf8),
-    )
+    from ._arrow import score_strings   # chunked, parsed on every thread, Arrow lists
+    t = pl.from_arrow(score_strings(strings.cast(pl.String), rs.name, variant, threads))
+    return df.with_columns(t.get_column("total"), t.get_column("legal"),
+                           t.get_column("fan_ids"), t.get_column("fan_counts"),
+                           t.get_column("fans"), t.get_column("error").cast(pl.String))
 
 
 def _fan_lists(fan_counts: np.ndarray, good: np.ndarray):

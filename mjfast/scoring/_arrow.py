@@ -20,7 +20,12 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..datasets._schema import FAN, WAIT
+# The datasets module (a layer above) defines the table types; these are the same fields,
+# built by name here and cast to the tables' types by ``mjfast.datasets.conform``.
+FAN = pa.struct([("id", pa.int16()), ("points", pa.int32()), ("count", pa.int16())])
+_WAIT_BASE = [("tile", pa.int8()), ("live", pa.int8()), ("total_discard", pa.int32()),
+              ("total_self_drawn", pa.int32()), ("legal_discard", pa.bool_()),
+              ("legal_self_drawn", pa.bool_())]
 
 NOT_COMPLETE = "not a complete hand"
 
@@ -83,20 +88,21 @@ def wait_lists(ws, rows: np.ndarray | None = None, fans_discard: pa.Array | None
     """Every winning tile of each ready hand as ``list<WAIT>`` (tile order); null for
     rows where ``rows`` (a bool mask of hands that have waits to list) is False.
     ``fans_discard`` / ``fans_self_drawn``: one fan list per wait in the order of
-    :func:`wait_positions` (null fields when not given)."""
+    :func:`wait_positions` (null when not given). Fields by name, as the datasets'
+    ``WAIT`` (which ``conform`` casts to)."""
     n = np.asarray(ws.wins).shape[0]
     r, t = wait_positions(ws, rows)
     offsets = pa.array(_offsets(np.bincount(r, minlength=n)))
-    fans_type = WAIT.field("fans_discard").type if WAIT.get_field_index("fans_discard") >= 0 else None
     children = [pa.array(t.astype(np.int8)), pa.array(np.asarray(ws.live)[r, t].astype(np.int8)),
                 pa.array(np.asarray(ws.total_discard)[r, t].astype(np.int32)),
                 pa.array(np.asarray(ws.total_self_drawn)[r, t].astype(np.int32)),
                 pa.array(np.asarray(ws.legal_discard)[r, t].astype(bool)),
                 pa.array(np.asarray(ws.legal_self_drawn)[r, t].astype(bool))]
-    if fans_type is not None:
-        children += [fans_discard if fans_discard is not None else pa.nulls(r.size, fans_type),
-                     fans_self_drawn if fans_self_drawn is not None else pa.nulls(r.size, fans_type)]
-    values = pa.StructArray.from_arrays(children, fields=list(WAIT))
+    fields = [pa.field(k, t) for k, t in _WAIT_BASE]
+    for name, fl in (("fans_discard", fans_discard), ("fans_self_drawn", fans_self_drawn)):
+        children.append(fl if fl is not None else pa.nulls(r.size, pa.list_(FAN)))
+        fields.append(pa.field(name, pa.list_(FAN)))
+    values = pa.StructArray.from_arrays(children, fields=fields)
     mask = None if rows is None or np.all(rows) else pa.array(~np.asarray(rows, dtype=bool))
     return pa.ListArray.from_arrays(offsets, values, mask=mask)
 
@@ -169,13 +175,13 @@ def score_strings(strings, rules: str = "mcr", variant: str | None = None,
     def parse(piece):
         return parse_batch(piece, rules=rules, errors="mask")
 
-    with ThreadPoolExecutor(n_threads) as ex, _threads.numba_threads(n_threads):
+    with ThreadPoolExecutor(n_threads) as ex:
         for g in range(0, len(pieces), n_threads):
             group = pieces[g:g + n_threads]
             parsed = list(ex.map(parse, group)) if len(group) > 1 else [parse(group[0])]
             for batch, ok, messages in parsed:
                 ok = np.asarray(ok, dtype=bool)
-                sc = score_batch(batch, rules=rules, variant=variant)
+                sc = score_batch(batch, rules=rules, variant=variant, threads=n_threads)
                 if points is None:
                     points = fan_points(batch.rules, variant, sc.fan_counts.shape[1])
                 good = ok & sc.complete
