@@ -284,6 +284,13 @@ def test_compare_paired_study(tmp_path):
     assert f.height >= 1 and f.filter(pl.col("diff") > 0).height == 1
 
 
+@pytest.mark.parametrize("name", sorted(A.ANALYSES))
+def test_empty_dataset_gives_empty_tables(tmp_path, name):
+    from mjfast.datasets import Dataset
+    Dataset(tmp_path).write_manifest({"job": "empty"})
+    assert A.run(name, tmp_path).height == 0
+
+
 def test_sql_and_errors(data):
     whole, _, _ = data
     df = A.sql(whole.path, "SELECT winner, COUNT(*) AS n FROM wins WHERE legal GROUP BY winner "

@@ -80,7 +80,9 @@ def compare_partial(source, reference: str | None = None) -> pl.DataFrame:
         "rules", "variant").agg(pl.col("deals", "net_sum", "net_sq").sum())
     parts.append(_long(pay, "dealer net payment", "deals", "net_sum", "net_sq"))
     parts.append(collect(paired_partial(fr["deals"], reference)))
-    out = pl.concat([p.cast(_LONG) for p in parts if p.height], how="vertical_relaxed")
+    kept = [p.cast(_LONG) for p in parts if p.height]
+    out = (pl.concat(kept, how="vertical_relaxed") if kept
+           else pl.DataFrame(schema=_LONG))
     out = out.with_columns(pl.lit(reference).alias("reference"))
     return merge([out], KEYS + ("reference",))
 
