@@ -305,6 +305,19 @@ def test_sql_and_errors(data):
         A.run("fan-frequency", whole.path / "missing")
 
 
+def test_a_broken_table_is_a_typed_error(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    bad = tmp_path / "wins" / "rules=mcr" / "variant=default" / "part-00000.parquet"
+    bad.parent.mkdir(parents=True)
+    pq.write_table(pa.table({"deal_id": ["x"], "fans": ["not a list"]}), bad)
+    with pytest.raises(MjfastError, match="fan-frequency"):
+        A.run("fan-frequency", tmp_path)
+    (tmp_path / "wins" / "rules=mcr" / "variant=default" / "part-00001.parquet").write_bytes(b"junk")
+    with pytest.raises(MjfastError):
+        A.run("fan-frequency", tmp_path)
+
+
 @pytest.mark.parametrize("rules, discard, self_draw", [
     # Taiwan: base 0 + unit 1 x tai, one payer on a discard, three on a self-draw
     ("taiwan", lambda f: f, lambda f: 3 * f),

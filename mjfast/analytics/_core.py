@@ -133,7 +133,13 @@ class Analysis:
     def partial(self, source) -> pl.DataFrame:
         """The additive partial of ``source`` (dataset, folder, or mapping of frames)."""
         fr = frames(source, self.tables)
-        return collect(self.partial_fn(**fr)).sort(list(self.keys), nulls_last=True)
+        try:
+            return collect(self.partial_fn(**fr)).sort(list(self.keys), nulls_last=True)
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            where = source if isinstance(source, (str, os.PathLike)) else getattr(
+                source, "path", "frames")
+            raise InputError(str(where), None,
+                             f"{self.name}: cannot read the tables ({exc})") from None
 
     def merge(self, *parts: pl.DataFrame) -> pl.DataFrame:
         return merge(parts, self.keys)
