@@ -92,8 +92,10 @@ def test_flower_replacement_in_the_deal_and_in_play():
 def _tsumogiri_to_end(g: Game, until_player=None):
     """Everyone discards what they drew, nobody claims, until ``until_player`` drew the
     last tile (returns True) or the deal is drawn."""
+    passed = False
     while True:
-        g.auto()
+        g.auto(passed=passed)
+        passed = True
         if g.ended:
             return False
         p = g._h(L.H_TURN)
@@ -118,7 +120,7 @@ def test_last_tile_self_draw_and_exhaustive_draw():
     assert flags & 4 and total == ref.total
     # not taken: the discard after it ends the deal in an exhaustive draw
     g.apply(K.DISCARD, 3, T("5p")[0])
-    g.auto()
+    g.auto(passed=True)
     r = g.result()
     assert r["ended"] == "draw" and r["next_dealer"] == 0     # dealer repeats on a draw
     assert g.events.kind[-2] == K.EXHAUSTIVE_DRAW

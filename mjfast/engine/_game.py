@@ -173,14 +173,22 @@ class Game:
             out.append((fid, pts, int(counts[fid])))
         return out
 
-    def auto(self, limit: int = 10_000) -> int:
+    def auto(self, limit: int = 10_000, passed: bool = False) -> int:
         """Apply forced events (deal, flowers, draws, exhaustive draw, kong payments,
-        dealer change) until a player must decide; returns how many were applied."""
+        dealer change) until a player must decide; returns how many were applied. On a
+        discard or an added kong it stops while another player could claim, unless
+        ``passed`` (everyone passed this one)."""
         out = np.zeros(6, dtype=np.int64)
         k = 0
-        while k < limit and _auto(self.S, self.ctx, out):
+        while k < limit:
+            if self._h(L.H_PHASE) in (L.PH_DISCARDED, L.PH_ROB) and not passed:
+                if any(self.legal_actions(q) for q in range(self.players)):
+                    break
+            if not _auto(self.S, self.ctx, out):
+                break
             kind, player, tile, aux, target, flags = (int(x) for x in out)
             self.apply(kind, player, tile, aux, target, flags)
+            passed = False
             k += 1
         return k
 
