@@ -249,7 +249,7 @@ def test_merge_of_shards_equals_whole(data, name):
 def test_folder_of_datasets_reads_them_all(data, tmp_path):
     whole, _, _ = data
     S.write(tmp_path / "replay", shards=(("00000", S.SHARD_A),))
-    S.write(tmp_path / "simulate", shards=(("00001", S.SHARD_B),))
+    S.write(tmp_path / "hands", shards=(("00001", S.SHARD_B),))   # named like a table
     for name in ("fan-frequency", "high-low", "play-stats"):
         assert_frame_equal(A.run(name, tmp_path), A.run(name, whole.path), check_exact=False)
 

@@ -66,7 +66,10 @@ def _as_lazy(x) -> pl.LazyFrame:
 
 def _is_dataset(path: Path) -> bool:
     from ..datasets import TABLES
-    return (path / "manifest.json").exists() or any((path / t).is_dir() for t in TABLES)
+    # a table folder holds rules=* partitions (a dataset named like a table, e.g. the
+    # hands job's output folder "hands/", holds a manifest and table folders instead)
+    return (path / "manifest.json").exists() or any(
+        next((path / t).glob("rules=*"), None) is not None for t in TABLES)
 
 
 def dataset_roots(source) -> list[Dataset]:
