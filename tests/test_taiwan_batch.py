@@ -21,7 +21,7 @@ NO_FLOWER_IDS = [tw.FAN_TABLE.row(k).id for k in ("no_flowers", "no_honors_no_fl
 
 @pytest.fixture(scope="module")
 def batch():
-    return tw.random_batch(3000, seed=7)
+    return mjfast.random_hands(3000, "taiwan", seed=7)
 
 
 def test_random_batch_all_complete_and_totals_are_sums(batch):
@@ -49,9 +49,10 @@ def test_batch_matches_single_hand(batch):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31 - 1), p_called=st.floats(0, 1), p_special=st.floats(0, 0.5))
-def test_property_random_complete_hand_scores(seed, p_called, p_special):
-    b = tw.random_batch(1, seed=seed, p_called=p_called, p_special=p_special)
+@given(seed=st.integers(0, 2**64 - 1), melds=st.one_of(st.none(), st.integers(0, 5)),
+       special=st.floats(0, 0.5))
+def test_property_random_complete_hand_scores(seed, melds, special):
+    b = mjfast.random_hands(1, "taiwan", seed=seed, melds=melds, special=special)
     res = mjfast.score(b.hand(0), rules="taiwan")
     assert res.total == sum(f.points * f.count for f in res.fans)
     assert res.total >= 2
@@ -68,7 +69,7 @@ def _with_flowers(b: HandBatch, flowers: np.ndarray) -> HandBatch:
 def test_property_flowers_monotone(seed):
     """Removing a flower never lowers the no-flower items (無花, 無字無花, 清平和・花なし);
     adding one never raises them; the 花牌 count follows the flowers."""
-    b = tw.random_batch(200, seed=seed)
+    b = mjfast.random_hands(200, "taiwan", seed=seed)
     f = b.flowers.astype(np.int64)
     cur = score_batch(b).fan_counts[:, NO_FLOWER_IDS].astype(int)
     less = score_batch(_with_flowers(b, np.maximum(f - 1, 0))).fan_counts[:, NO_FLOWER_IDS]
@@ -80,7 +81,7 @@ def test_property_flowers_monotone(seed):
 
 
 def test_incomplete_rows_and_invalid_counts():
-    b = tw.random_batch(10, seed=3)
+    b = mjfast.random_hands(10, "taiwan", seed=3)
     b.winning_tile[2] = -1
     rows = np.arange(10)
     b.counts[5] = 0
@@ -95,7 +96,7 @@ def test_incomplete_rows_and_invalid_counts():
 
 
 def test_eight_flowers_in_batch():
-    b = tw.random_batch(5, seed=11)
+    b = mjfast.random_hands(5, "taiwan", seed=11)
     b.flowers[:] = 8
     res = score_batch(b)
     assert (res.totals == 30).all()
@@ -114,7 +115,7 @@ def test_score_waits_seed_hand():
 
 
 def test_score_waits_matches_scoring_each_wait():
-    rb = tw.random_ready_batch(150, seed=5)
+    rb = mjfast.random_hands(150, "taiwan", "ready", seed=5)
     ws = tw.score_waits_batch(rb, None)
     # every hand has at least the tile it was built from
     assert ws.wins.any(axis=1).all()
@@ -156,7 +157,7 @@ def test_score_waits_matches_scoring_each_wait():
 
 
 def test_score_waits_live_counts():
-    rb = tw.random_ready_batch(20, seed=9)
+    rb = mjfast.random_hands(20, "taiwan", "ready", seed=9)
     vis = np.zeros((20, 34), dtype=np.uint8)
     vis[:, 0] = 1
     ws = tw.score_waits_batch(rb, vis)
@@ -166,7 +167,7 @@ def test_score_waits_live_counts():
 
 
 def test_batch_discarder_missing_matches_single_hand():
-    b = tw.random_batch(400, seed=21)
+    b = mjfast.random_hands(400, "taiwan", seed=21)
     ron = (b.flags & SELF_DRAWN) == 0
     b.discarder[ron] = -1
     res = score_batch(b)

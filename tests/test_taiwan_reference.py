@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import mjfast
 from mjfast.hand import Hand, MeldKind
 from mjfast.scoring import score_batch
 from mjfast.scoring import taiwan as tw
@@ -185,10 +186,10 @@ def _candidates(hand: Hand):
             yield apply_table(g)
 
 
-@pytest.mark.parametrize("seed,p_called,p_special", [(101, 0.25, 0.05), (202, 0.0, 0.2),
-                                                     (303, 0.7, 0.0), (404, 1.0, 0.0)])
-def test_kernel_matches_reference(seed, p_called, p_special):
-    b = tw.random_batch(700, seed=seed, p_called=p_called, p_special=p_special)
+@pytest.mark.parametrize("seed,melds,special", [(101, None, None), (202, 0, 0.2),
+                                                 (303, 3, 0.0), (404, 5, 0.0)])
+def test_kernel_matches_reference(seed, melds, special):
+    b = mjfast.random_hands(700, "taiwan", seed=seed, melds=melds, special=special)
     res = score_batch(b)
     key_of = {r.id: r.key for r in TABLE.rows}
     for i in range(len(b)):

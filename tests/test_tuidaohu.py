@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from mjfast import Hand, HandBatch, Meld, MeldKind, Situation, score
+from mjfast import Hand, HandBatch, Meld, MeldKind, Situation, random_hands, score
 from mjfast.errors import HandSizeError, IncompleteHandError, RuleSetError, SituationError
 from mjfast.scoring import score_batch, score_waits
 from mjfast.scoring import tuidaohu as T
@@ -310,7 +310,7 @@ def test_user_variant_file(tmp_path):
 # Batch and waits
 # ---------------------------------------------------------------------------------------
 def test_batch_matches_single():
-    b = T.random_batch(300, "tuidaohu", seed=7)
+    b = random_hands(300, "tuidaohu", seed=7)
     bs = score_batch(b)
     assert bs.complete.all() and bs.legal.all()
     for i in range(0, 300, 7):

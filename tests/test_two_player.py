@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mjfast import Hand, HandBatch, Meld, MeldKind, Situation, score
+from mjfast import Hand, HandBatch, Meld, MeldKind, Situation, random_hands, score
 from mjfast.errors import (IncompleteHandError, InvalidCountsError, MeldError, RuleSetError,
                            SituationError)
 from mjfast.scoring import score_batch, score_waits
@@ -199,7 +199,7 @@ def test_flower_rejected():
 
 
 def test_batch_row_outside_tile_set_rejected():
-    b = T.random_batch(10, "two_player", seed=3)
+    b = random_hands(10, "two_player", seed=3)
     b.counts[4, 12] = 1
     with pytest.raises(InvalidCountsError):
         score_batch(b)
@@ -222,7 +222,7 @@ def test_variant_differs_only_where_the_seed_says():
 
 
 def test_batch_matches_single():
-    b = T.random_batch(200, "two_player", seed=11)
+    b = random_hands(200, "two_player", seed=11)
     assert not (b.melds[:, :, 0] == 0).any()                  # no claimed chows
     bs = score_batch(b)
     assert bs.complete.all()
