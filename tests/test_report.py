@@ -126,3 +126,15 @@ def test_cli_report(dataset, tmp_path):
     assert (tmp_path / "r" / "report.html").exists() and "Top fans" in r.output
     r = CliRunner().invoke(app, ["report", str(tmp_path / "missing"), "--out", str(tmp_path)])
     assert r.exit_code == 2
+
+
+def test_study_report_has_the_rule_balance_section(tmp_path):
+    from mjfast.report import write_report
+    S.write_study(tmp_path / "study")
+    page = write_report(tmp_path / "study", tmp_path / "out").read_text(encoding="utf-8")
+    assert "Rule-balance comparison" in page and (tmp_path / "out" / "compare.png").exists()
+    # a folder of unrelated datasets (replay + hands) is no study: no comparison section
+    S.write(tmp_path / "runs" / "replay", shards=(("00000", S.SHARD_A),))
+    S.write(tmp_path / "runs" / "hands", shards=(("00001", S.SHARD_B),), variant="botzone")
+    page = write_report(tmp_path / "runs", tmp_path / "out2").read_text(encoding="utf-8")
+    assert "Rule-balance comparison" not in page and "Fan frequency" in page

@@ -105,6 +105,7 @@ class Report:
     results: dict[str, pl.DataFrame] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
+    n_datasets: int = 1
 
     # -- HTML -----------------------------------------------------------------------------
     def write(self, out_dir: str | os.PathLike) -> Path:
@@ -121,8 +122,9 @@ class Report:
             df = self.results.get(s.key)
             if df is None or df.height == 0:
                 continue
-            if s.key == "compare" and df.select("variant").n_unique() < 2:
-                continue
+            if s.key == "compare" and (df.select("variant").n_unique() < 2 or (
+                    self.n_datasets > 1 and not df["paired"].any())):
+                continue   # variants of different jobs (replay vs simulation) are no study
             body.append(f"<section id='{s.key}'><h2>{html.escape(s.title)}</h2>")
             if s.text:
                 body.append(f"<p class='note'>{html.escape(s.text)}</p>")
@@ -189,7 +191,7 @@ def build_report(dataset_path: str | os.PathLike) -> Report:
         for k, v in d.row_counts().items():
             counts[k] = counts.get(k, 0) + v
     ds = Path(dataset_path)
-    rep = Report(ds, counts=counts)
+    rep = Report(ds, counts=counts, n_datasets=len(roots))
     for s in SECTIONS:
         try:
             rep.results[s.key] = (compare(ds) if s.key == "compare"
