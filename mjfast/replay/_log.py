@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..datasets import EventBuilder, Events
+from ..datasets import Events
 
 CAN_HU_NONE = -4
 """``can_hu`` value where the log gives none (the judge's own "not asked")."""
@@ -67,33 +67,44 @@ class LogChunk:
 
 
 class ChunkBuilder:
-    """An :class:`EventBuilder` plus the per-row line / canHu columns and the deal list;
-    a bad deal is dropped with :meth:`reject` (its rows removed, a quarantine row kept)."""
+    """Event columns of a chunk of deals (plain lists: the readers' hot path), the per-row
+    line / canHu columns and the deal list; a bad deal is dropped with :meth:`reject` (its
+    rows removed, a quarantine row kept). Reader events carry no totals, fans or scores."""
 
     def __init__(self, source: str, players: int = 4):
         self.source = source
         self.players = players
-        self.eb = EventBuilder(players)
+        self.deal_ids: list[str] = []
+        self.cols: tuple[list, ...] = tuple([] for _ in range(7))  # deal kind player tile aux target flags
         self.lines: list[int] = []
-        self.can_hu: list[Any] = []
+        self.can_hu: dict[int, Any] = {}
         self.deals: list[DealInfo] = []
         self.quarantine: list[dict[str, Any]] = []
         self.n_in = 0
         self.has_can_hu = False
+        self._start = 0          # first row of the open deal
 
     def start(self, info: DealInfo) -> None:
         self.n_in += 1
-        self.eb.start_deal(info.deal_id)
+        self.deal_ids.append(info.deal_id)
         self.deals.append(info)
+        self._start = len(self.lines)
 
     def add(self, line: int, kind: int, player: int = -1, tile: int = -1, aux: int = -1,
-            target: int = -1, flags: int = 0, total: int = -1, scores=None, fans=None,
-            can_hu=None) -> int:
+            target: int = -1, flags: int = 0, can_hu=None) -> int:
+        c = self.cols
+        c[0].append(len(self.deal_ids) - 1)
+        c[1].append(kind)
+        c[2].append(player)
+        c[3].append(tile)
+        c[4].append(aux)
+        c[5].append(target)
+        c[6].append(flags)
         self.lines.append(line)
-        self.can_hu.append(can_hu)
         if can_hu is not None:
+            self.can_hu[len(self.lines) - 1] = can_hu
             self.has_can_hu = True
-        return self.eb.add(kind, player, tile, aux, target, flags, total, scores, fans)
+        return len(self.lines) - 1 - self._start
 
     def reject(self, line: int | None, step: int | None, reason: str, rows: int | None = None,
                deal_id: str | None = None) -> None:
@@ -101,12 +112,13 @@ class ChunkBuilder:
         if deal_id is None and self.deals:
             deal_id = self.deals[-1].deal_id
             self.deals.pop()
-            n_before = len(self.eb._rows)
-            self.eb.discard_deal()
-            drop = n_before - len(self.eb._rows)
-            if drop:
-                del self.lines[-drop:]
-                del self.can_hu[-drop:]
+            self.deal_ids.pop()
+            a = self._start
+            for c in self.cols:
+                del c[a:]
+            del self.lines[a:]
+            for k in [k for k in self.can_hu if k >= a]:
+                del self.can_hu[k]
         self.quarantine.append({"source": self.source, "deal_id": deal_id, "line": line,
                                 "step": step, "reason": reason, "rows": rows})
 
@@ -118,15 +130,24 @@ class ChunkBuilder:
 
     @property
     def current_seq(self) -> int:
-        return self.eb._seq
+        return len(self.lines) - self._start
 
     def build(self) -> LogChunk:
-        ev = self.eb.build()
-        can = np.full((len(ev), self.players), CAN_HU_NONE, dtype=np.int16)
-        if self.has_can_hu:
-            for i, c in enumerate(self.can_hu):
-                if c is not None:
-                    can[i] = c
+        n = len(self.lines)
+        deal = np.array(self.cols[0], dtype=np.int32)
+        starts = np.searchsorted(deal, np.arange(len(self.deal_ids)))
+        seq = (np.arange(n) - (starts[deal] if n else 0)).astype(np.int32)
+        ev = Events(deal_ids=list(self.deal_ids), deal=deal, seq=seq,
+                    kind=np.array(self.cols[1], np.int8), player=np.array(self.cols[2], np.int8),
+                    tile=np.array(self.cols[3], np.int8), aux=np.array(self.cols[4], np.int8),
+                    target=np.array(self.cols[5], np.int8), flags=np.array(self.cols[6], np.int8),
+                    total=np.full(n, -1, np.int32), scores=np.zeros((n, self.players), np.int32),
+                    fan_offsets=np.zeros(n + 1, np.int32), fan_id=np.zeros(0, np.int16),
+                    fan_points=np.zeros(0, np.int32), fan_count=np.zeros(0, np.int16),
+                    players=self.players)
+        can = np.full((n, self.players), CAN_HU_NONE, dtype=np.int16)
+        for i, c in self.can_hu.items():
+            can[i] = c
         return LogChunk(self.source, ev, np.asarray(self.lines, dtype=np.int64), can,
                         list(self.deals), list(self.quarantine), self.n_in, self.has_can_hu)
 

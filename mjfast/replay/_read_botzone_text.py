@@ -18,15 +18,23 @@ still read.
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterator
 
 from ..datasets import EventFlag, EventKind
 from ._log import ChunkBuilder, DealInfo, LogChunk, botzone_codes, fan_names
 
 MAX_LINE = 4096
+_CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
 _CLAIMS = {"Chi": EventKind.CHOW, "Peng": EventKind.PUNG, "Gang": EventKind.KONG_EXPOSED,
            "Hu": EventKind.WIN}
 _KONGS = (EventKind.KONG_EXPOSED, EventKind.KONG_CONCEALED, EventKind.KONG_ADDED)
+
+
+_PLAYERS = {"0": 0, "1": 1, "2": 2, "3": 3}
+K_DISCARD = int(EventKind.DISCARD)
+K_DRAW = int(EventKind.DRAW)
+_REPL = int(EventFlag.REPLACEMENT)
 
 
 class _Bad(Exception):
@@ -50,13 +58,13 @@ def _lines(path: str):
                 yield n, None, f"line longer than {MAX_LINE} bytes"
                 continue
             raw = raw.rstrip(b"\r\n")
+            if _CONTROL.search(raw):
+                yield n, None, "control characters (binary data)"
+                continue
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as e:
                 yield n, None, f"not UTF-8 text (byte {e.start})"
-                continue
-            if any(ord(c) < 32 and c != "\t" for c in text):
-                yield n, None, "control characters (binary data)"
                 continue
             yield n, text, None
 
@@ -157,7 +165,10 @@ class BotzoneTextReader:
             try:
                 if err is not None:
                     raise _Bad(err)
-                self._line(cb, deal, no, toks)
+                if deal.phase == "play" and toks[0] == "Player":
+                    self._play(cb, deal, no, toks)
+                else:
+                    self._line(cb, deal, no, toks)
             except _Bad as e:
                 cb.reject(no, cb.current_seq, str(e), rows=deal.lines)
                 skipping = True
@@ -244,6 +255,23 @@ class BotzoneTextReader:
                 info.logged_fans.append((hit[0], hit[1], int(cnt)))
 
     def _play(self, cb: ChunkBuilder, d: _Deal, no: int, toks: list[str]) -> None:
+        if len(toks) == 4:                        # the hot path: Draw / Play, no clauses
+            p = _PLAYERS.get(toks[1], -1)
+            tile = self.codes.get(toks[3], -1)
+            act = toks[2]
+            if p >= 0 and tile >= 0:
+                if act == "Play":
+                    cb.add(no, K_DISCARD, p, tile)
+                    d.last = (K_DISCARD, p, tile)
+                    d.live = (p, tile)
+                    return
+                if act == "Draw" and tile < 34:
+                    flags = _REPL if d.kong_by == p else 0
+                    d.kong_by = -1
+                    cb.add(no, K_DRAW, p, tile, flags=flags)
+                    d.last = (K_DRAW, p, tile)
+                    d.live = None
+                    return
         if len(toks) < 4:
             raise _Bad("expected 'Player <n> <Action> <tile>'")
         p = self._player(toks[1])

@@ -410,15 +410,21 @@ def _fan_text(items) -> str:
 
 def _replayed_events(ev: Events, good: np.ndarray, out_flags: np.ndarray, w_row, w_total,
                      w_scores, w_fans, points) -> Events:
-    """The good deals' events with the engine's flags and, on WIN rows, its results."""
-    n = len(ev)
-    total = ev.total.astype(np.int32).copy()
+    """The good deals' events with the engine's flags and, on WIN rows, its results
+    (rows selected and deals renumbered with array operations)."""
+    keep = good[ev.deal] if len(ev) else np.zeros(0, bool)
+    rows = np.flatnonzero(keep)
+    n = len(rows)
+    new_index = np.cumsum(good) - 1
+    pos = np.full(len(ev), -1, np.int64)
+    pos[rows] = np.arange(n)
+    total = ev.total[rows].astype(np.int32)
     scores = np.zeros((n, ev.players), np.int32)
     lengths = np.zeros(n, np.int32)
     fid, fpt, fct = [], [], []
     order = np.argsort(w_row, kind="stable")
     for j in order:
-        r = int(w_row[j])
+        r = int(pos[int(w_row[j])])
         total[r] = int(w_total[j])
         scores[r] = w_scores[j][:ev.players]
         f = _fans_list(w_fans[j], points)
@@ -427,13 +433,14 @@ def _replayed_events(ev: Events, good: np.ndarray, out_flags: np.ndarray, w_row,
             fid.append(a); fpt.append(b); fct.append(c)
     offsets = np.zeros(n + 1, np.int32)
     np.cumsum(lengths, out=offsets[1:])
-    full = Events(deal_ids=list(ev.deal_ids), deal=ev.deal, seq=ev.seq, kind=ev.kind,
-                  player=ev.player, tile=ev.tile, aux=ev.aux, target=ev.target,
-                  flags=out_flags.astype(np.int8), total=total, scores=scores,
+    return Events(deal_ids=[d for d, g in zip(ev.deal_ids, good) if g],
+                  deal=new_index[ev.deal[rows]].astype(np.int32), seq=ev.seq[rows],
+                  kind=ev.kind[rows], player=ev.player[rows], tile=ev.tile[rows],
+                  aux=ev.aux[rows], target=ev.target[rows],
+                  flags=out_flags[rows].astype(np.int8), total=total, scores=scores,
                   fan_offsets=offsets, fan_id=np.array(fid, np.int16),
                   fan_points=np.array(fpt, np.int32), fan_count=np.array(fct, np.int16),
                   players=ev.players)
-    return full.take_deals(np.flatnonzero(good))
 
 
 # ---------------------------------------------------------------------------------------
