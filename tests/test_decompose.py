@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mjfast import Hand, Meld, MeldKind
+from mjfast import Hand, Meld, MeldKind, random_hands
 from mjfast._decompose import decompose, decompose_batch, form_mask
 from mjfast.errors import HandSizeError, InvalidCountsError
 from mjfast.rules.registry import get_rules
 
-from handgen import ORPHANS, knitted_tiles, KNITTED_PERMS, random_complete, random_counts
+from handgen import ORPHANS, knitted_tiles, KNITTED_PERMS, random_counts
 
 # ---------------------------------------------------------------- the reference ----
 # Forms: 0 regular, 1 seven pairs, 2 thirteen orphans, 3 honors-knitted, 4 knitted straight,
@@ -94,8 +94,8 @@ RULES = ["mcr", "taiwan", "tuidaohu", "two_player"]
 
 
 def _complete_batch(rules, n, seed):
-    rng = np.random.default_rng(seed)
-    return np.array([random_complete(rng, rules)[0] for _ in range(n)], dtype=np.uint8)
+    """Concealed counts (called melds excluded) of n complete hands: mjfast.random_hands."""
+    return random_hands(n, rules, seed=seed).counts
 
 
 @pytest.mark.parametrize("rules", RULES)

@@ -4,13 +4,11 @@ with random situations. The reference shares no code with the scorer: its own re
 enumeration, its own fan rules and values, its own settlement arithmetic."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from mjfast import Hand, Meld, MeldKind, Situation
+from mjfast import Hand, MeldKind, Situation, random_hands
 from mjfast.scoring import tuidaohu as T
 
-from handgen import random_complete
 
 # values as printed in the seeds' tables
 SEED_000 = {"win": 1, "self_drawn": 1, "concealed": 1, "kong_replacement": 1,
@@ -133,46 +131,15 @@ def reference_settlement(hand: Hand, fan: int, rules: str, base: int) -> dict[in
     return out
 
 
-def random_hand(rng, rules):
-    counts, called = random_complete(rng, rules)
-    players = 2 if rules == "two_player" else 4
-    total = counts.copy()
-    for kind, t in called:
-        for x in ([t, t + 1, t + 2] if kind == 0 else [t] * 3):
-            total[x] += 1
-    melds = []
-    for kind, t in called:
-        if kind == 0:
-            melds.append(Meld(MeldKind.CHOW, t, claimed_index=int(rng.integers(1, 4))))
-        elif total[t] == 3 and rng.random() < 0.5:
-            total[t] += 1
-            r = rng.random()
-            melds.append(Meld(MeldKind.KONG, t, concealed=r < 0.33, added=0.33 <= r < 0.66,
-                              claimed_from=int(rng.integers(1, 4))))
-        else:
-            melds.append(Meld(MeldKind.PUNG, t, claimed_from=int(rng.integers(1, 4))))
-    tiles = [t for t in range(34) for _ in range(int(counts[t]))]
-    win = int(rng.choice(tiles))
-    tiles.remove(win)
-    seat = int(rng.integers(players))
-    dealer = int(rng.integers(players))
-    self_drawn = bool(rng.random() < 0.5)
-    has_kong = any(mm.kind == MeldKind.KONG for mm in melds)
-    sit = dict(seat=seat, dealer=dealer, self_drawn=self_drawn,
-               last_tile=bool(rng.random() < 0.2), first_turn=bool(rng.random() < 0.1))
-    if self_drawn:
-        sit["kong_replacement"] = has_kong and bool(rng.random() < 0.3)
-    else:
-        sit["discarder"] = int((seat + rng.integers(1, players)) % players)
-        sit["robbing_kong"] = bool(rng.random() < 0.2)
-    return Hand(tuple(tiles), tuple(melds), win, situation=Situation(**sit), rules=rules)
+def random_hands_of(rules, n, seed):
+    """n random complete hands with random situations (mjfast.random_hands) as Hands."""
+    b = random_hands(n, rules, seed=seed)
+    return [b.hand(i) for i in range(n)]
 
 
 @pytest.mark.parametrize("rules,values", [("tuidaohu", SEED_000), ("two_player", SEED_003)])
 def test_scorer_matches_reference(rules, values):
-    rng = np.random.default_rng(20261129 + len(rules))
-    for _ in range(1500):
-        h = random_hand(rng, rules)
+    for h in random_hands_of(rules, 1500, 20261129 + len(rules)):
         want = reference(h, values)
         got = T.score_hand(h, base=100, fee=0)
         assert got.total == want, (h, got.fans)
@@ -188,10 +155,8 @@ def test_waits_match_reference(rules, values):
     from mjfast.hand import HandBatch
     from mjfast.rules.registry import get_rules
     kinds = get_rules(rules).kinds
-    rng = np.random.default_rng(77 + len(rules))
     ready = []
-    for _ in range(150):
-        h = random_hand(rng, rules)
+    for h in random_hands_of(rules, 150, 77 + len(rules)):
         s = h.situation
         sit = Situation(seat=s.seat, dealer=s.dealer)   # plain situation: a ready hand
         ready.append(Hand(h.concealed, h.melds, None, situation=sit, rules=rules))
