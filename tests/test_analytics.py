@@ -339,3 +339,15 @@ def test_expected_value_other_rule_sets(tmp_path, rules, discard, self_draw):
     gs = sum(w["live"] * self_draw(w["total_self_drawn"]) for w in waits if w["legal_self_drawn"])
     assert r["ev_discard"] == pytest.approx(gd / live)
     assert r["ev_self"] == pytest.approx(gs / live)
+
+
+def test_side_by_side(tmp_path):
+    ds = S.write_study(tmp_path / "study")
+    df = A.side_by_side("fan-frequency", ds.path)
+    rows = {r["fan_id"]: r for r in df.iter_rows(named=True)}
+    n_bz = sum(not d["draw"] for d in S.STUDY_BOTZONE)
+    n_df = sum(not d["draw"] for d in S.STUDY_DEFAULT)
+    assert rows[82]["share_botzone"] == pytest.approx(1 / n_bz) and rows[82]["share_default"] is None
+    assert rows[49]["share_default"] == pytest.approx(1 / n_df)
+    ps = A.side_by_side("play-stats", ds.path).row(0, named=True)
+    assert ps["draw_rate_botzone"] == pytest.approx(1 / 4) and ps["draw_rate_default"] == pytest.approx(1 / 3)

@@ -116,6 +116,9 @@ def test_cli_query_named_and_sql(dataset, tmp_path):
     assert r.exit_code == 0 and '"n":1' in r.output.replace(" ", "")
     r = CliRunner().invoke(app, ["query", str(dataset.path), "play-stats"])
     assert r.exit_code == 0 and "play-stats" in r.output
+    r = CliRunner().invoke(app, ["query", str(dataset.path), "play-stats", "--by-variant",
+                                 "--format", "csv"])
+    assert r.exit_code == 0 and "win_rate_default" in r.output
     r = CliRunner().invoke(app, ["query", str(dataset.path), "SELECT x FROM nowhere"])
     assert r.exit_code == 2
 

@@ -19,7 +19,7 @@ from ._ev import EV, PAYMENTS
 from ._highlow import (HIGH_LOW, HIGH_LOW_BETTER, HIGH_LOW_FANS, HIGH_LOW_SELF,
                        HIGH_LOW_STOOD, HIGH_LOW_TURN)
 from ._play import DISCARD_AGREEMENT, PLAY_BY_TURN, PLAY_STATS
-from ._compare import COMPARE, compare
+from ._compare import COMPARE, compare, side_by_side
 from ._names import fan_names, join_names
 from ._sql import TABLE_NAMES, sql
 
@@ -32,7 +32,7 @@ play_stats = PLAY_STATS
 
 __all__ = ["ANALYSES", "Analysis", "collect", "dataset_roots", "frames", "get_analysis",
            "mean_sd", "merge",
-           "run", "wilson", "compare", "fan_names", "join_names", "sql", "TABLE_NAMES",
+           "run", "wilson", "compare", "side_by_side", "fan_names", "join_names", "sql", "TABLE_NAMES",
            "fan_frequency", "fan_cooccurrence", "expected_value", "payments", "high_low",
            "play_stats", "FAN_FREQUENCY", "FAN_COOCCURRENCE", "EV", "PAYMENTS", "HIGH_LOW",
            "HIGH_LOW_SELF", "HIGH_LOW_TURN", "HIGH_LOW_STOOD", "HIGH_LOW_BETTER",

@@ -14,12 +14,12 @@ import polars as pl
 from ._core import Z95, collect, frames, merge, safe_div
 from ._ev import ev_partial, payment_partial
 from ._fans import TOTAL, fan_partial
-from ._highlow import highlow_partial
+from ._highlow import highlow_partial, stood_partial
 from ._names import join_names
-from ._play import play_partial
+from ._play import agree_partial, play_partial
 
 KEYS = ("rules", "metric", "variant", "paired")
-TABLES = ("deals", "wins", "turns", "hands")
+TABLES = ("deals", "wins", "turns", "hands", "candidates")
 _LONG = {"rules": pl.String, "metric": pl.String, "variant": pl.String, "paired": pl.Boolean,
          "n": pl.Int64, "s": pl.Float64, "s2": pl.Float64}
 
@@ -68,6 +68,14 @@ def compare_partial(source, reference: str | None = None) -> pl.DataFrame:
         h = hl.filter(pl.col("source") == src)
         for cat in ("all_high", "split", "all_low"):
             parts.append(_long(h, f"high-low {src}: share {cat}", "ready", cat))
+        # live winning tiles that are low (each tile a Bernoulli draw: an approximation)
+        parts.append(_long(h, f"high-low {src}: low share of live tiles", "live", "low_live"))
+    st = collect(stood_partial(fr["turns"]))
+    parts.append(_long(st, "high-low: player-deals on a low or split wait",
+                       "player_deals_ready", "stood_low_or_split"))
+    ag = collect(agree_partial(fr["candidates"]))
+    parts.append(_long(ag, "discards agreeing with the efficiency-best", "decisions",
+                       "agree_efficiency"))
     ev = collect(ev_partial(fr["hands"], fr["turns"])).group_by(
         "rules", "variant", "source").agg(pl.exclude("form", "n_melds").sum())
     for src in ("hands", "turns"):
@@ -186,3 +194,20 @@ def _register():
 
 
 COMPARE = _register()
+
+
+def side_by_side(name: str, source, values: list[str] | None = None) -> pl.DataFrame:
+    """A built-in analysis with its variants side by side: one row per group (the
+    analysis's keys less ``variant``), one column per (value, variant)."""
+    from ._core import get_analysis
+    a = get_analysis(name)
+    df = a(source)
+    if df.height == 0 or df["variant"].n_unique() < 1:
+        return df
+    keys = [k for k in a.keys if k != "variant" and k in df.columns]
+    keys += [c for c in df.columns if c.startswith("name_") and c not in keys]
+    if values is None:
+        values = [c for c, t in df.schema.items() if t == pl.Float64 and c not in keys][:4]
+    wide = df.select(*keys, "variant", *values).pivot(
+        on="variant", index=keys, values=values, aggregate_function="first")
+    return wide.sort(keys, nulls_last=True)

@@ -22,9 +22,11 @@ def query(
                                       help="table (default on a terminal), csv, parquet, json."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
     max_rows: int = typer.Option(60, "--max-rows", help="Rows shown in a terminal table."),
+    by_variant: bool = typer.Option(False, "--by-variant",
+                                    help="A built-in analysis with its variants side by side."),
 ):
     """Run SQL or a built-in analysis over a dataset's tables."""
-    from ..analytics import ANALYSES, run, sql
+    from ..analytics import ANALYSES, run, side_by_side, sql
     from ..errors import MjfastError
     name = what.strip().lower().replace("_", "-")
     if name == "list":
@@ -35,7 +37,10 @@ def query(
     if fmt not in FORMATS:
         _fail(ValueError(f"--format must be one of {', '.join(FORMATS)}"))
     try:
-        df = run(name, dataset) if name in ANALYSES else sql(dataset, what)
+        if name in ANALYSES:
+            df = side_by_side(name, dataset) if by_variant else run(name, dataset)
+        else:
+            df = sql(dataset, what)
     except MjfastError as exc:
         _fail(exc)
     if fmt == "table":
