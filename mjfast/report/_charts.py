@@ -118,21 +118,31 @@ def high_low(df: pl.DataFrame, family: str | None) -> bytes | None:
 
 
 def high_low_by_turn(df: pl.DataFrame, family: str | None) -> bytes | None:
+    """Per rule set/variant: the split of ready decisions by turn (stacked shares) over the
+    number of ready decisions at each turn (so thin turns show as thin)."""
     if df.height == 0:
         return None
     plt = _plt(family)
-    fig, ax = plt.subplots(figsize=(9, 4))
-    for g, sub in _groups(df):
-        t = sub.group_by("turn").agg(pl.col("ready", "split", "all_low").sum()).sort("turn")
+    groups = _groups(df)
+    fig, axes = plt.subplots(2, len(groups), figsize=(8 * len(groups), 5.2), squeeze=False,
+                             sharex="col", gridspec_kw={"height_ratios": [3, 1]})
+    for k, (g, sub) in enumerate(groups):
+        t = sub.group_by("turn").agg(pl.col("ready", *COLORS).sum()).sort("turn")
+        turns = t["turn"].to_list()
         ready = t["ready"].cast(pl.Float64)
-        ax.plot(t["turn"], t["split"] / ready, "-o", ms=3, color=COLORS["split"],
-                label=f"{g[0]}/{g[1]} split")
-        ax.plot(t["turn"], t["all_low"] / ready, "-s", ms=3, color=COLORS["all_low"],
-                label=f"{g[0]}/{g[1]} all low")
-    ax.set_xlabel("turn (the player's n-th discard)")
-    ax.set_ylabel("share of ready decisions")
-    ax.set_title("Low and split waits by turn (replays and simulations)")
-    ax.legend(frameon=False)
+        shares = [(t[c] / ready).to_list() for c in COLORS]
+        ax, axn = axes[0, k], axes[1, k]
+        ax.stackplot(turns, *shares, colors=list(COLORS.values()),
+                     labels=[c.replace("_", " ") for c in COLORS], alpha=.9)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("share of ready decisions")
+        ax.set_title(f"{g[0]} / {g[1]}: high and low waits by turn")
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, .5), frameon=False)
+        axn.bar(turns, t["ready"].to_list(), color="#90a4ae")
+        axn.set_ylabel("ready\ndecisions")
+        axn.set_xlabel("turn (the player's n-th discard)")
+        axn.xaxis.get_major_locator().set_params(integer=True)
+    fig.tight_layout()
     return _png(fig)
 
 
