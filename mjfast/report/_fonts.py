@@ -69,10 +69,18 @@ def register_matplotlib(font: CJKFont | None) -> str | None:
     if font is None:
         return None
     from matplotlib import font_manager
-    if not any(f.name == font.family for f in font_manager.fontManager.ttflist):
-        font_manager.fontManager.addfont(str(font.path))
-    return font.family if any(f.name == font.family for f in
-                              font_manager.fontManager.ttflist) else None
+    fm = font_manager.fontManager
+    if not any(f.name == font.family for f in fm.ttflist):
+        try:
+            fm.addfont(str(font.path))
+        except Exception:
+            return None
+    if any(f.name == font.family for f in fm.ttflist):
+        return font.family
+    # an older matplotlib registers only a collection's first face: use that one
+    # (the glyph check in the tests covers every face's cmap of the bundled font)
+    same = [f.name for f in fm.ttflist if Path(f.fname) == font.path]
+    return same[0] if same else None
 
 
 def font_face_css(font: CJKFont | None, text: str, family: str = "mjfast-cjk") -> str:
