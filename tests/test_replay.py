@@ -287,4 +287,4 @@ def test_cli_writes_a_dataset_and_events_replay_again(tmp_path):
     again = replay([out], "events", variant="botzone")
     assert again.stats.replayed == 16 and again.stats.discrepancies == 0
     a = pq.read_table(ds.files("events")[0])
-    assert again["events"].equals(a.cast(again["events"].schema))
+    assert again["events"].to_pylist() == a.to_pylist()

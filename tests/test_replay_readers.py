@@ -200,3 +200,59 @@ def test_json_corruptions(tmp_path):
     assert "invalid JSON" in reasons["bbbbbbbbbbbbbbbbbbbbbbbb"]
     assert "truncated" in reasons["cccccccccccccccccccccccc"]
     assert "unknown action" in reasons["dddddddddddddddddddddddd"]
+
+
+# --- the compiled lexer gives what the Python reader gives ---------------------------------
+def _same_as_python(path, chunk_deals=2000):
+    from mjfast.replay._lex_botzone_text import FastBotzoneTextReader, _merge
+    a = _merge(list(BotzoneTextReader(path, chunk_deals)), str(path))
+    b = _merge(list(FastBotzoneTextReader(path, chunk_deals)), str(path))
+    assert a.n_in == b.n_in
+    qa = sorted((q["deal_id"] or "", q["line"] or 0, q["reason"]) for q in a.quarantine)
+    qb = sorted((q["deal_id"] or "", q["line"] or 0, q["reason"]) for q in b.quarantine)
+    assert qa == qb
+    ida = {d.deal_id: i for i, d in enumerate(a.deals)}
+    assert set(ida) == {d.deal_id for d in b.deals}
+    sa = {i: (s, e) for i, s, e in a.events.deal_slices()}
+    sb = {i: (s, e) for i, s, e in b.events.deal_slices()}
+    for j, d in enumerate(b.deals):
+        i = ida[d.deal_id]
+        (x0, x1), (y0, y1) = sa[i], sb[j]
+        for c in ("kind", "player", "tile", "aux", "target", "flags", "seq"):
+            assert np.array_equal(getattr(a.events, c)[x0:x1], getattr(b.events, c)[y0:y1]), c
+        assert np.array_equal(a.line[x0:x1], b.line[y0:y1])
+        for f in ("prevalent", "logged_total", "logged_fans", "logged_scores", "line",
+                  "unknown_fans"):
+            assert getattr(a.deals[i], f) == getattr(d, f), f
+    return b
+
+
+def test_lexer_equals_python_reader_on_good_and_bad_input(tmp_path):
+    b = _same_as_python(botzone_text_sample())
+    assert len(b.deals) == 16
+    _same_as_python(botzone_text_sample(), chunk_deals=3)
+    lf = tmp_path / "lf.txt"
+    lf.write_bytes(botzone_text_sample().read_bytes().replace(b"\r\n", b"\n"))
+    _same_as_python(lf)
+    lines = _sample_lines()
+    st = _block_starts(lines)
+    bad = list(lines)
+    i = next(i for i in range(st[1] + 6, st[2]) if b" Play " in bad[i])
+    bad[i] = bad[i].replace(b" Play ", b" Throw ")                # unknown action
+    j = next(j for j in range(st[3] + 6, st[4]) if b" Draw " in bad[j])
+    bad[j] = bad[j].replace(b" Draw ", b" Chi ")                   # claim, no discard
+    bad[st[5] + 9] = bytes(range(256))[:100]                      # binary junk
+    bad[st[6] + 7] = b"Player 0 Play " + b"W1 " * 3000            # over-long line
+    bad.insert(st[8], b"stray words")                             # text outside a deal
+    bad[st[12] + 3] = bad[st[12] + 3] + b" H1"                    # a flower (Python path)
+    bad = bad[:st[15] + 30]                                       # truncated at the end
+    p = tmp_path / "bad.txt"
+    p.write_bytes(b"\r\n".join(bad))
+    b = _same_as_python(p)
+    assert len(b.quarantine) >= 6
+    rng = random.Random(11)
+    sh = list(lines)
+    rng.shuffle(sh)
+    p2 = tmp_path / "shuffled.txt"
+    p2.write_bytes(b"\r\n".join(sh))
+    _same_as_python(p2)

@@ -41,32 +41,31 @@ class _Bad(Exception):
     """A grammar error in the current deal (message = the reason)."""
 
 
-def _lines(path: str):
-    """Yield ``(line_number, text | None, error | None)``; binary, capped line length."""
-    with open(path, "rb") as f:
-        n = 0
-        while True:
-            raw = f.readline(MAX_LINE)
-            if not raw:
-                return
-            n += 1
-            if not raw.endswith(b"\n") and len(raw) >= MAX_LINE:
-                while True:                       # skip the rest of an over-long line
-                    more = f.readline(MAX_LINE)
-                    if not more or more.endswith(b"\n"):
-                        break
-                yield n, None, f"line longer than {MAX_LINE} bytes"
-                continue
-            raw = raw.rstrip(b"\r\n")
-            if _CONTROL.search(raw):
-                yield n, None, "control characters (binary data)"
-                continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                yield n, None, f"not UTF-8 text (byte {e.start})"
-                continue
-            yield n, text, None
+def _lines(f, n: int = 0):
+    """Yield ``(line_number, text | None, error | None)`` from a binary file object (lines
+    numbered from ``n + 1``), capped line length."""
+    while True:
+        raw = f.readline(MAX_LINE)
+        if not raw:
+            return
+        n += 1
+        if not raw.endswith(b"\n") and len(raw) >= MAX_LINE:
+            while True:                       # skip the rest of an over-long line
+                more = f.readline(MAX_LINE)
+                if not more or more.endswith(b"\n"):
+                    break
+            yield n, None, f"line longer than {MAX_LINE} bytes"
+            continue
+        raw = raw.rstrip(b"\r\n")
+        if _CONTROL.search(raw):
+            yield n, None, "control characters (binary data)"
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield n, None, f"not UTF-8 text (byte {e.start})"
+            continue
+        yield n, text, None
 
 
 class _Deal:
@@ -111,6 +110,15 @@ class BotzoneTextReader:
 
     # -- main loop ---------------------------------------------------------------------
     def __iter__(self) -> Iterator[LogChunk]:
+        with open(self.path, "rb") as f:
+            yield from self._iter(f, 0)
+
+    def iter_bytes(self, data: bytes, first_line: int = 0) -> Iterator[LogChunk]:
+        """Read ``data`` (a part of the file whose first line is ``first_line + 1``)."""
+        import io
+        yield from self._iter(io.BytesIO(data), first_line)
+
+    def _iter(self, f, n0: int) -> Iterator[LogChunk]:
         cb = ChunkBuilder(self.path)
         deal: _Deal | None = None
         skipping = False           # after an error: ignore lines until the next Match
@@ -122,7 +130,7 @@ class BotzoneTextReader:
                 cb.stray(stray_at, "text outside a Match block", stray_n)
                 stray_at, stray_n = 0, 0
 
-        for no, text, err in _lines(self.path):
+        for no, text, err in _lines(f, n0):
             toks = text.split() if text is not None else None
             if toks is not None and toks and toks[0] == "Match":
                 flush_stray()

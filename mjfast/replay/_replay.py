@@ -101,9 +101,9 @@ def read_chunks(paths: Iterable[str | os.PathLike], fmt: str, chunk_deals: int =
     files = expand_paths(paths, fmt)
     seen: set[str] = set()
     if fmt == "botzone":
-        from ._read_botzone_text import BotzoneTextReader
+        from ._lex_botzone_text import FastBotzoneTextReader
         for f in files:
-            yield from BotzoneTextReader(f, chunk_deals, rules, variant, seen=seen)
+            yield from FastBotzoneTextReader(f, chunk_deals, rules, variant, seen=seen)
     elif fmt == "botzone-json":
         from ._read_botzone_json import BotzoneJsonReader
         yield from BotzoneJsonReader(files, chunk_deals, rules, variant, seen=seen)
