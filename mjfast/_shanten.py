@@ -93,7 +93,9 @@ def _prepare(counts: Any, rules: str | RuleSet | None):
                                  "counts must have shape (N, 34) or (34,)")
     if arr.dtype != np.uint8:
         if not np.issubdtype(arr.dtype, np.integer):
-            if not np.all(np.equal(np.mod(arr, 1), 0)):
+            with np.errstate(invalid="ignore"):
+                whole = np.all(np.equal(np.mod(arr, 1), 0))
+            if not whole:
                 raise InvalidCountsError(f"array of dtype {arr.dtype}", None,
                                          "counts must be whole numbers")
         bad = np.flatnonzero(((arr < 0) | (arr > 4)).any(axis=1))
@@ -104,12 +106,14 @@ def _prepare(counts: Any, rules: str | RuleSet | None):
 
 
 def _raise_row(arr: np.ndarray, row: int, reason: int, rs: RuleSet):
-    r = np.asarray(arr[row]).astype(np.int64)
-    text = f"counts row {row}: {r.tolist()}"
+    raw = np.asarray(arr[row])
+    with np.errstate(invalid="ignore", over="ignore"):
+        r = raw.astype(np.int64)
+    text = f"counts row {row}: {raw.tolist()}"
     detail = _REASONS.get(reason, "invalid row")
     if reason == _k.BAD_COUNT:
-        t = int(np.flatnonzero((r < 0) | (r > 4))[0])
-        detail = f"{r[t]} copies of {tile_name(t)} (a count must be 0..4)"
+        t = int(np.flatnonzero((raw < 0) | (raw > 4))[0])
+        detail = f"{raw[t].item()} copies of {tile_name(t)} (a count must be 0..4)"
     elif reason in (_k.BAD_TOTAL, _k.BAD_WAIT_TOTAL):
         detail = f"{_REASONS[reason]}: {int(r.sum())} tiles ({rs.name} hands have at most " \
                  f"{rs.hand_size + 1}, and 3k+1 or 3k+2)"

@@ -72,7 +72,16 @@ class Meld:
     claimed_index: int = 0
 
     def __post_init__(self):
-        object.__setattr__(self, "kind", MeldKind(self.kind))
+        try:
+            object.__setattr__(self, "kind", MeldKind(self.kind))
+        except (ValueError, TypeError):
+            raise MeldError(repr(self.kind)[:60], None, "meld kind must be CHOW, PUNG or KONG (0, 1, 2)") from None
+        for name in ("tile", "claimed_from", "claimed_index"):
+            if not _is_int(getattr(self, name)):
+                raise MeldError(repr(getattr(self, name))[:60], None, f"meld {name} must be an int")
+        for name in ("concealed", "added"):
+            if not _is_flag(getattr(self, name)):
+                raise MeldError(repr(getattr(self, name))[:60], None, f"meld {name} must be True or False")
         t = self.tile
         if not 0 <= t < N_KINDS:
             raise MeldError(repr(self), None, f"meld tile {t} is not one of the 34 kinds")
@@ -119,6 +128,10 @@ def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+def _is_flag(v) -> bool:
+    return isinstance(v, (bool, np.bool_)) or (_is_int(v) and v in (0, 1))
+
+
 @dataclass(frozen=True)
 class Situation:
     """How and where the hand was won. One vocabulary for every rule set.
@@ -141,9 +154,12 @@ class Situation:
     first_turn: bool = False
 
     def __post_init__(self):
+        for name in FLAG_NAMES:
+            if not _is_flag(getattr(self, name)):
+                raise SituationError(repr(getattr(self, name))[:60], None, f"{name} must be True or False")
         for name in ("seat", "prevalent", "dealer"):
             v = getattr(self, name)
-            if not isinstance(v, (int, np.integer)) or not 0 <= v <= 3:
+            if not _is_int(v) or not 0 <= v <= 3:
                 raise SituationError(str(v), None, f"{name} must be a wind 0..3 (E S W N)")
         if self.discarder is not None:
             if not _is_int(self.discarder) or not 0 <= self.discarder <= 3:
@@ -198,6 +214,21 @@ class Situation:
         return Situation(**merged)
 
 
+def _tile_ids(tiles, name: str) -> tuple[int, ...]:
+    """Sorted int tile ids, or the typed error naming the field."""
+    try:
+        if isinstance(tiles, (str, bytes)):
+            raise TypeError
+        out = [t for t in tiles]
+    except TypeError:
+        raise TileParseError(repr(tiles)[:60], None,
+                             f"{name} must be a sequence of tile ids (parse strings with parse_hand)") from None
+    bad = [t for t in out if not _is_int(t)]
+    if bad:
+        raise TileParseError(repr(bad[0])[:60], None, f"{name} must hold int tile ids")
+    return tuple(sorted(int(t) for t in out))
+
+
 @dataclass(frozen=True)
 class Hand:
     """One hand: concealed tiles, called melds, the winning tile, flowers, situation.
@@ -215,9 +246,24 @@ class Hand:
     rules: str = "mcr"
 
     def __post_init__(self):
-        object.__setattr__(self, "concealed", tuple(sorted(int(t) for t in self.concealed)))
-        object.__setattr__(self, "melds", tuple(self.melds))
-        object.__setattr__(self, "flowers", tuple(sorted(int(t) for t in self.flowers)))
+        object.__setattr__(self, "concealed", _tile_ids(self.concealed, "concealed"))
+        try:
+            object.__setattr__(self, "melds", tuple(self.melds))
+        except TypeError:
+            raise MeldError(repr(self.melds)[:60], None, "melds must be a sequence of Meld") from None
+        bad = [m for m in self.melds if not isinstance(m, Meld)]
+        if bad:
+            raise MeldError(repr(bad[0])[:60], None, "melds must be Meld objects")
+        object.__setattr__(self, "flowers", _tile_ids(self.flowers, "flowers"))
+        if self.winning_tile is not None and not _is_int(self.winning_tile):
+            raise WinningTileError(repr(self.winning_tile)[:60], None, "winning_tile must be a tile id or None")
+        if not _is_int(self.flower_count):
+            raise TileCountError(repr(self.flower_count)[:60], None, "flower_count must be an int")
+        if not isinstance(self.situation, Situation):
+            raise SituationError(repr(self.situation)[:60], None, "situation must be a Situation")
+        if not isinstance(self.rules, str):
+            get_rules(self.rules)              # a RuleSet is fine; anything else: RuleSetError
+            object.__setattr__(self, "rules", get_rules(self.rules).name)
         if self.flowers and self.flower_count == 0:
             object.__setattr__(self, "flower_count", len(self.flowers))
         self.validate()

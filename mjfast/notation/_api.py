@@ -552,12 +552,16 @@ def hands_to_counts(hands, rules="mcr") -> np.ndarray:
     """(N, 34) uint8 concealed counts (winning tile included) of :class:`~mjfast.Hand`
     objects or hand strings."""
     from ..tiles import N_KINDS
-    if isinstance(hands, (str, bytes, Hand)) or not hasattr(hands, "__len__") \
-            or not hasattr(hands, "__iter__"):
+    try:
+        if isinstance(hands, (str, bytes, Hand)):
+            raise TypeError
+        n = len(hands)
+        hands = list(hands)
+    except TypeError:
         raise TileParseError(repr(hands)[:120], None,
-                             "hands_to_counts needs a list of Hands or hand strings")
+                             "hands_to_counts needs a list of Hands or hand strings") from None
     rs = get_rules(rules)
-    out = np.zeros((len(hands), N_KINDS), dtype=np.uint8)
+    out = np.zeros((n, N_KINDS), dtype=np.uint8)
     for i, h in enumerate(hands):
         if isinstance(h, str):
             try:
