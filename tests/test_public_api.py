@@ -144,3 +144,12 @@ def test_one_threads_meaning():
         with pytest.raises(ArgumentError):
             fn(arg, threads=0)
     assert np.array_equal(mjfast.score_batch(b, threads=1).totals, mjfast.score_batch(b).totals)
+
+
+def test_import_is_cheap():
+    """``import mjfast`` loads the API, not the table and CLI stacks."""
+    import subprocess
+    code = ("import sys, mjfast; print(sorted(m for m in ('polars', 'pyarrow', 'typer', "
+            "'mjfast.scoring.mcr', 'mjfast.cli') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -54,7 +54,8 @@ from ..hand import Hand
 FORMATS = ("mcr", "mpsz", "botzone")
 
 __all__ = ["parse_tiles", "parse_hand", "format_hand", "format_batch", "parse_batch",
-           "detect_format", "hands_to_counts", "tile_from_name", "FORMATS"]
+           "detect_format", "hands_to_counts", "tile_from_name", "hand_with_options",
+           "convert_hand", "FORMATS"]
 
 
 def detect_format(text: str) -> str:
