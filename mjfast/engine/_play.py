@@ -42,61 +42,73 @@ def legal_actions(S, ctx, p, out):
     After a claim: the discards. On another player's discard: pass, win, and, while the
     wall is not spent, pung, exposed kong and (left player only, where allowed) chows.
     On an added kong: pass or rob it."""
-    n = 0
     phase = S[H_PHASE]
-    h = HAND + 34 * p
-    fans = np.zeros(MAX_FANS, dtype=np.int64)
     if (phase == PH_DRAWN or phase == PH_CLAIMED) and p == S[H_TURN]:
-        if phase == PH_DRAWN:
-            t = S[H_DRAWN]
-            if t >= 0 and not _missed(S, p, t):
-                total, legal, fl = win_value(S, ctx, p, t, True, False, fans)
-                if total >= 0 and legal:
-                    n = _put(out, n, K_WIN, t, -1, -1)
-            if _can_replace(S, p):
-                for x in range(34):
-                    if S[h + x] == 4:
-                        n = _put(out, n, K_KONG_CONCEALED, x, -1, -1)
-                for j in range(S[H_NMELDS + p]):
-                    m = _meld_at(p, j)
-                    x = S[m + M_TILE]
-                    if S[m + M_KIND] == 1 and S[h + x] >= 1:
-                        n = _put(out, n, K_KONG_ADDED, x, -1, -1)
-        for x in range(34):
-            if S[h + x] > 0:
-                n = _put(out, n, K_DISCARD, x, -1, -1)
-        return n
+        return _legal_turn(S, ctx, p, out, phase)
     if phase == PH_DISCARDED or phase == PH_ROB:
-        d = S[H_LAST_PLAYER]
-        t = S[H_LAST_TILE]
-        if p == d or t < 0:
-            return 0
-        n = _put(out, n, ACT_PASS, -1, -1, -1)
-        if not _missed(S, p, t):
-            total, legal, fl = win_value(S, ctx, p, t, False, phase == PH_ROB, fans)
-            if total >= 0 and legal:
-                n = _put(out, n, K_WIN, t, -1, d)
-        if phase == PH_DISCARDED and not spent_after(S, d):
-            c = S[h + t]
-            if c >= 2:
-                n = _put(out, n, K_PUNG, t, -1, d)
-            if c >= 3 and _can_replace(S, p):
-                n = _put(out, n, K_KONG_EXPOSED, t, -1, d)
-            if S[H_CHOW] == 1 and p == (d + 1) % S[H_PLAYERS] and t < 27:
-                r = t % 9
-                for lo in range(t - 2, t + 1):
-                    if lo < t - r or lo + 2 > t - r + 8:
-                        continue
-                    ok = True
-                    for x in range(lo, lo + 3):
-                        if x != t and S[h + x] <= 0:
-                            ok = False
-                    if ok:
-                        n = _put(out, n, K_CHOW, t, lo, d)
-        if n == 1:
-            return 0        # only "pass": no decision
-        return n
+        return _legal_claims(S, ctx, p, out, phase)
     return 0
+
+
+@njit(**JIT_OPTIONS)
+def _legal_turn(S, ctx, p, out, phase):
+    n = 0
+    h = HAND + 34 * p
+    if phase == PH_DRAWN:
+        t = S[H_DRAWN]
+        if t >= 0 and not _missed(S, p, t):
+            fans = np.zeros(MAX_FANS, dtype=np.int64)
+            total, legal, fl = win_value(S, ctx, p, t, True, False, fans)
+            if total >= 0 and legal:
+                n = _put(out, n, K_WIN, t, -1, -1)
+        if _can_replace(S, p):
+            for x in range(34):
+                if S[h + x] == 4:
+                    n = _put(out, n, K_KONG_CONCEALED, x, -1, -1)
+            for j in range(S[H_NMELDS + p]):
+                m = _meld_at(p, j)
+                x = S[m + M_TILE]
+                if S[m + M_KIND] == 1 and S[h + x] >= 1:
+                    n = _put(out, n, K_KONG_ADDED, x, -1, -1)
+    for x in range(34):
+        if S[h + x] > 0:
+            n = _put(out, n, K_DISCARD, x, -1, -1)
+    return n
+
+
+@njit(**JIT_OPTIONS)
+def _legal_claims(S, ctx, p, out, phase):
+    d = S[H_LAST_PLAYER]
+    t = S[H_LAST_TILE]
+    if p == d or t < 0:
+        return 0
+    h = HAND + 34 * p
+    n = _put(out, 0, ACT_PASS, -1, -1, -1)
+    if not _missed(S, p, t):
+        fans = np.zeros(MAX_FANS, dtype=np.int64)
+        total, legal, fl = win_value(S, ctx, p, t, False, phase == PH_ROB, fans)
+        if total >= 0 and legal:
+            n = _put(out, n, K_WIN, t, -1, d)
+    if phase == PH_DISCARDED and not spent_after(S, d):
+        c = S[h + t]
+        if c >= 2:
+            n = _put(out, n, K_PUNG, t, -1, d)
+        if c >= 3 and _can_replace(S, p):
+            n = _put(out, n, K_KONG_EXPOSED, t, -1, d)
+        if S[H_CHOW] == 1 and p == (d + 1) % S[H_PLAYERS] and t < 27:
+            r = t % 9
+            for lo in range(t - 2, t + 1):
+                if lo < t - r or lo + 2 > t - r + 8:
+                    continue
+                ok = True
+                for x in range(lo, lo + 3):
+                    if x != t and S[h + x] <= 0:
+                        ok = False
+                if ok:
+                    n = _put(out, n, K_CHOW, t, lo, d)
+    if n == 1:
+        return 0        # only "pass": no decision
+    return n
 
 
 @njit(**JIT_OPTIONS)
