@@ -4,11 +4,8 @@ ready 16-tile hands (hands/s).
     pytest benchmarks/bench_score_taiwan.py --benchmark-only     # pytest-benchmark
     python benchmarks/bench_score_taiwan.py [N]                  # plain timing, prints hands/s
 
-The hands come from :func:`mjfast.scoring.taiwan.random_batch` (5 sets + pair with about
-25% of the sets called, open / added / concealed kongs, 5% 七対+刻子, 0-7 flowers, 50%
-self-drawn, random seat / dealer / streak / timing flags) and
-:func:`~mjfast.scoring.taiwan.random_ready_batch` (the same less the winning tile), made
-once outside the timed part. The timed parts are :func:`mjfast.scoring.score_batch`
+The hands come from :func:`mjfast.random_hands` (``rules="taiwan"``, complete and ready:
+the mix in docs/generator.md), made once outside the timed part. The timed parts are :func:`mjfast.scoring.score_batch`
 (validation + the compiled kernel + the dealer-bonus / winner-gain columns) and
 :func:`mjfast.scoring.taiwan.score_waits_batch` (every one of the 34 tiles tried on a
 discard and on a self-draw).
@@ -22,7 +19,16 @@ import time
 import pytest
 
 from mjfast.scoring import score_batch
-from mjfast.scoring.taiwan import random_batch, random_ready_batch, score_waits_batch
+from mjfast import random_hands
+from mjfast.scoring.taiwan import score_waits_batch
+
+
+def random_batch(n, seed):
+    return random_hands(n, "taiwan", "complete", seed=seed)
+
+
+def random_ready_batch(n, seed):
+    return random_hands(n, "taiwan", "ready", seed=seed)
 
 N = int(os.environ.get("MJFAST_BENCH_N", 1_000_000))
 WARM = 10_000      # above the kernels' chunk size: warms the parallel kernels

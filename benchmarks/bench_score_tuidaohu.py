@@ -4,7 +4,7 @@
     pytest benchmarks/bench_score_tuidaohu.py --benchmark-only     # pytest-benchmark
     python benchmarks/bench_score_tuidaohu.py [N]                  # plain timing, prints hands/s
 
-The hands come from :func:`mjfast.scoring.tuidaohu.random_batch` (0-4 called melds with
+The hands come from :func:`mjfast.random_hands` (docs/generator.md) (0-4 called melds with
 open/added/concealed kongs, about 10% seven pairs, 40% self-drawn), made once per rule
 set outside the timed part; the ready hands are the same less their winning tile. The
 timed parts are :func:`mjfast.scoring.score_batch` (row validation + the compiled kernel +
@@ -26,7 +26,12 @@ import numpy as np
 import pytest
 
 from mjfast.scoring import score_batch
-from mjfast.scoring.tuidaohu import random_batch, score_hand, score_waits_batch
+from mjfast import random_hands
+from mjfast.scoring.tuidaohu import score_hand, score_waits_batch
+
+
+def random_batch(n, rules, seed):
+    return random_hands(n, rules, "complete", seed=seed)
 
 N = int(os.environ.get("MJFAST_BENCH_N", 1_000_000))
 N_WAITS = max(N // 10, 1)

@@ -12,6 +12,7 @@ its commands on the one Typer ``app``; heavy imports stay inside the command fun
 """
 from __future__ import annotations
 
+import os
 import sys
 
 from ._app import app
@@ -20,6 +21,9 @@ from . import _hands, _simulate, _replay, _pipelines, _analytics  # noqa: F401,E
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``mjfast`` console script."""
+    # a kernel that compiles (not in the cache yet) is announced once on stderr
+    # (mjfast/kernels/_config.py); library users are not told
+    os.environ.setdefault("MJFAST_ANNOUNCE_COMPILE", "1")
     app(args=argv if argv is not None else sys.argv[1:], prog_name="mjfast")
 
 

@@ -1,27 +1,43 @@
-"""Numba settings shared by every kernel.
+"""Numba settings shared by every kernel, and where compiled kernels are cached.
 
-Compiled kernels are cached on disk, in a folder keyed by a hash of every kernel source
-file. Numba's own cache only checks the timestamp of the file a function is defined in,
-so a kernel that calls into another file (every scorer calls the decomposer) could load
-stale machine code after an upgrade; keying the folder by all sources rules that out.
-The folder is ``$NUMBA_CACHE_DIR/mjfast-<hash>`` when the user set NUMBA_CACHE_DIR, else
-``$XDG_CACHE_HOME/mjfast/numba-<hash>`` (``~/.cache``), else a temp folder: always a
-per-user writable place, so caching also works on a read-only install.
+Every kernel in this folder is cached in ONE flat folder keyed by a hash of every kernel
+source file (``KEY``), by a cache locator of our own (:class:`KernelCacheLocator`, first in
+Numba's list):
+
+- the folder does not depend on where the package lies, so a cache compiled at install
+  time (``setup.py`` runs :mod:`mjfast._warmup` while building and ships the result as
+  ``mjfast/kernels/_jitcache/<KEY>/``) is valid for an editable install and for a wheel
+  copied to site-packages alike;
+- the freshness stamp is ``KEY``, not one file's stamp: Numba's own check only looks at
+  the file a function is defined in, so a kernel calling into another file (every scorer
+  calls the decomposer) could load stale machine code; keyed by all sources, it cannot.
+  Numba itself still checks its version, the Python version and the CPU.
+
+The user folder is ``$NUMBA_CACHE_DIR/mjfast-<KEY>`` when NUMBA_CACHE_DIR is set, else
+``$XDG_CACHE_HOME/mjfast/numba-<KEY>`` (``~/.cache``), else a temp folder: always a
+per-user writable place (caching works on a read-only install). On first import it is
+seeded from the shipped folder when that exists. ``MJFAST_JIT_BUILD_DIR`` (set by the
+build's warm-up only) makes the cache write straight into ``$MJFAST_JIT_BUILD_DIR/<KEY>``,
+the folder to ship; ``MJFAST_JIT_NO_SHIPPED=1`` ignores the shipped folder (to measure
+a first run without it: ``benchmarks/bench_first_run.py``).
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+SHIPPED = HERE / "_jitcache"
+WARM_MARKER = "warm.json"     # written by mjfast._warmup when every entry point compiled
 
 
 def _writable(path: str) -> bool:
     try:
         os.makedirs(path, exist_ok=True)
-        probe = os.path.join(path, ".mjfast-write-probe")
+        probe = os.path.join(path, f".mjfast-write-probe-{os.getpid()}")
         with open(probe, "w"):
             pass
         os.remove(probe)
@@ -31,7 +47,7 @@ def _writable(path: str) -> bool:
 
 
 def sources_hash() -> str:
-    """Hash of every kernel source (Python and Cython) and the package version."""
+    """Hash of every kernel source (Python and Cython) in this folder."""
     h = hashlib.sha256()
     for p in sorted(HERE.glob("*.py")) + sorted(HERE.glob("*.pyx")):
         h.update(p.name.encode())
@@ -39,9 +55,37 @@ def sources_hash() -> str:
     return h.hexdigest()[:16]
 
 
+KEY = sources_hash()
+
+
+def _seed_from_shipped(path: str, key: str) -> None:
+    """Copy the install-time cache into an empty user folder (once; atomic per file)."""
+    src = SHIPPED / key
+    if os.environ.get("MJFAST_JIT_NO_SHIPPED") or not (src / WARM_MARKER).is_file():
+        return
+    if os.path.exists(os.path.join(path, WARM_MARKER)):
+        return
+    try:
+        for f in sorted(src.iterdir()):           # data files first, the marker last
+            if f.name == WARM_MARKER or not f.is_file():
+                continue
+            dst = os.path.join(path, f.name)
+            if not os.path.exists(dst):
+                tmp = f"{dst}.{os.getpid()}.tmp"
+                shutil.copyfile(f, tmp)
+                os.replace(tmp, dst)
+        shutil.copyfile(src / WARM_MARKER, os.path.join(path, WARM_MARKER))
+    except OSError:
+        pass                                      # compile at first use instead
+
+
 def choose_cache_dir() -> str | None:
     """The first writable candidate folder for the compiled-kernel cache, or None."""
     key = sources_hash()
+    build = os.environ.get("MJFAST_JIT_BUILD_DIR")
+    if build:
+        build = os.path.join(build, key)
+        return build if _writable(build) else None
     candidates = []
     if os.environ.get("NUMBA_CACHE_DIR"):
         candidates.append(os.path.join(os.environ["NUMBA_CACHE_DIR"], f"mjfast-{key}"))
@@ -51,21 +95,84 @@ def choose_cache_dir() -> str | None:
     candidates.append(os.path.join(tempfile.gettempdir(), f"mjfast-{uid}", f"numba-{key}"))
     for candidate in candidates:
         if _writable(candidate):
+            _seed_from_shipped(candidate, key)
             return candidate
     return None
 
 
-def ensure_cache_dir() -> str | None:
-    """Point Numba's cache at :func:`choose_cache_dir` (before or after Numba loads)."""
-    path = choose_cache_dir()
-    if path is None:
-        return None
-    import numba.core.config as numba_config
-    numba_config.CACHE_DIR = path
-    return path
+def _install_locator() -> bool:
+    """Put :class:`KernelCacheLocator` first in Numba's locator list."""
+    try:
+        from numba.core import caching
+        base = caching._CacheLocator
+        impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+    except (ImportError, AttributeError):     # pragma: no cover (a Numba without them)
+        return False
+
+    class KernelCacheLocator(base):
+        """Kernels of this folder: the keyed folder, stamped with ``KEY``."""
+
+        def __init__(self, py_func, py_file):
+            self._lineno = py_func.__code__.co_firstlineno
+
+        def get_cache_path(self):
+            return CACHE_DIR
+
+        def get_source_stamp(self):
+            return KEY
+
+        def get_disambiguator(self):
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if CACHE_DIR is None:
+                return None
+            try:
+                if Path(py_file).resolve().parent != HERE:
+                    return None
+            except OSError:
+                return None
+            return cls(py_func, py_file)
+
+    if not any(c.__name__ == "KernelCacheLocator" for c in impl._locator_classes):
+        impl._locator_classes.insert(0, KernelCacheLocator)
+    return True
 
 
-CACHE_DIR = ensure_cache_dir()
+CACHE_DIR = choose_cache_dir()
+_LOCATOR = CACHE_DIR is not None and _install_locator()
 
 # cache=False when no folder is writable: compile in memory rather than fail.
-JIT_OPTIONS = dict(cache=CACHE_DIR is not None, nogil=True)
+JIT_OPTIONS = dict(cache=bool(_LOCATOR), nogil=True)
+
+
+def _announce_compiles() -> None:
+    """Print once on stderr when a kernel starts compiling (the CLI asks for this by
+    setting ``MJFAST_ANNOUNCE_COMPILE``; cache hits are silent)."""
+    from numba.core import event
+
+    class _Once(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            if not self.said:
+                self.said = True
+                import sys
+                print("mjfast: compiling kernels, first run only (this can take a minute or "
+                      "more; later runs load them from the cache) ...", file=sys.stderr,
+                      flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", _Once())
+
+
+if os.environ.get("MJFAST_ANNOUNCE_COMPILE") == "1":
+    _announce_compiles()
+
+
+def is_warm() -> bool:
+    """True when every entry point of :mod:`mjfast._warmup` is in the cache."""
+    return CACHE_DIR is not None and os.path.exists(os.path.join(CACHE_DIR, WARM_MARKER))

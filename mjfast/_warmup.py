@@ -1,0 +1,109 @@
+"""Compile every kernel once, into the kernel cache (``python -m mjfast._warmup``).
+
+``setup.py`` runs this while building (``pip install``), with ``MJFAST_JIT_BUILD_DIR``
+pointing at ``mjfast/kernels/_jitcache/<KEY>``: the compiled kernels ship with the package
+and a fresh install's first command loads them instead of compiling (see
+``mjfast/kernels/_config.py``). It drives the public API the way the command line does
+(parse, decompose, shanten, waits, score, score-waits, batch scoring, the generator) on a
+few generated hands of every rule set, so it follows whatever kernels those calls use
+without naming them. A step that fails is reported and skipped (the kernel then compiles
+at first use); the marker ``warm.json`` lists the steps and their times.
+
+Only NumPy and Numba are needed (the build environment has nothing else).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+
+def _steps(rules: str):
+    """(name, thunk) pairs for one rule set."""
+    import mjfast
+    from mjfast import _generate
+
+    b = _generate.random_hands(48, rules, "complete", seed=1, threads=1)
+    r = _generate.random_hands(48, rules, "ready", seed=1, threads=1)
+    hands = [b.hand(i) for i in range(0, 48, 8)]
+    ready = [r.hand(i) for i in range(0, 48, 8)]
+
+    def parse_and_score():
+        from mjfast.notation import format_hand, parse_hand
+        for h in hands:
+            text = format_hand(h, "mcr" if rules == "mcr" else "mpsz")
+            mjfast.score(parse_hand(text, rules=rules), rules=rules)
+
+    def shanten_report():
+        from mjfast import _shanten as sh
+        for h in ready + hands:
+            sh.report(h)
+
+    return [
+        ("score", lambda: [mjfast.score(h, rules=rules) for h in hands]),
+        ("parse+score", parse_and_score),
+        ("decompose", lambda: [mjfast.decompose(h) for h in hands]),
+        ("shanten", lambda: [mjfast.shanten(h, rules=rules) for h in hands + ready]),
+        ("waits", lambda: [mjfast.waits(h, rules=rules) for h in ready]),
+        ("shanten report", shanten_report),
+        ("score_waits", lambda: [mjfast.score_waits(h, rules=rules) for h in ready]),
+        ("score_batch", lambda: mjfast.score_batch(b, rules=rules)),
+        ("shanten batch", lambda: mjfast.shanten(r.counts, rules=rules)),
+        ("waits batch", lambda: mjfast.waits(r.counts, rules=rules)),
+    ]
+
+
+def step(rules: str, name: str):
+    """The thunk of one warm-up step (``benchmarks/bench_first_run.py`` times each)."""
+    return dict(_steps(rules))[name]
+
+
+def step_names() -> list[str]:
+    return ["score", "parse+score", "decompose", "shanten", "waits", "shanten report",
+            "score_waits", "score_batch", "shanten batch", "waits batch"]
+
+
+def run(verbose: bool = True) -> dict:
+    """Run every step; returns ``{"steps": {name: seconds}, "failed": {name: error}}`` and
+    writes it as the cache's warm marker when nothing failed."""
+    from mjfast.kernels import _config
+    from mjfast.rules.registry import RULESETS
+
+    t0 = time.perf_counter()
+    steps: dict[str, float] = {}
+    failed: dict[str, str] = {}
+    for rules in RULESETS:
+        try:
+            todo = _steps(rules)
+        except Exception as e:  # noqa: BLE001  (report, do not fail the install)
+            failed[f"{rules}: generate"] = f"{type(e).__name__}: {e}"
+            continue
+        for name, thunk in todo:
+            key = f"{rules}: {name}"
+            t = time.perf_counter()
+            try:
+                thunk()
+            except Exception as e:  # noqa: BLE001
+                failed[key] = f"{type(e).__name__}: {e}"[:300]
+                continue
+            steps[key] = round(time.perf_counter() - t, 2)
+            if verbose:
+                print(f"mjfast warm-up: {key} {steps[key]:.1f} s", file=sys.stderr, flush=True)
+    out = {"key": _config.KEY, "cache": _config.CACHE_DIR, "steps": steps, "failed": failed,
+           "seconds": round(time.perf_counter() - t0, 1)}
+    if _config.CACHE_DIR and not failed:
+        path = os.path.join(_config.CACHE_DIR, _config.WARM_MARKER)
+        with open(path + ".tmp", "w") as fh:
+            json.dump(out, fh, indent=1)
+        os.replace(path + ".tmp", path)
+    if verbose:
+        for k, v in failed.items():
+            print(f"mjfast warm-up: FAILED {k}: {v}", file=sys.stderr)
+        print(f"mjfast warm-up: {out['seconds']} s, cache {out['cache']}", file=sys.stderr)
+    return out
+
+
+if __name__ == "__main__":
+    res = run()
+    sys.exit(1 if res["failed"] else 0)
