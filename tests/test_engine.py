@@ -103,6 +103,13 @@ def test_taiwan_multiple_wins():
     # the dealer deals in: each winner gets tai + dealer bonus (streak 0: 1)
     for w in r["wins"]:
         assert w["scores"][w["player"]] == w["total"] + 1
+    # the engine's situation (seat, dealer, discarder, one table discard, first turn, no
+    # flowers) scores as the public scorer does
+    ref = mjfast.score("123456789m123p789s5p5p", rules="taiwan", seat="S", discarder="E",
+                       dealer="E", table_discards=1, first_turn=True)
+    assert r["wins"][0]["total"] == ref.total
+    assert sorted((f[0], f[2]) for f in r["wins"][0]["fans"]) == \
+        sorted((f.id, f.count) for f in ref.fans)
 
 
 def test_win_value_equals_score():
