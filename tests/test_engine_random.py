@@ -159,3 +159,46 @@ def test_quick_completeness_never_rejects_a_complete_hand(rules):
             checked += 1
             assert maybe_complete(c2[i], int(b.n_melds[i]), mask), i
     assert checked > 0
+
+
+@pytest.mark.parametrize("rules", ["mcr", "two_player"])
+def test_garbage_events_get_error_codes(rules):
+    """Any event, however wrong, gets a code (no crash, no state outside its ranges)."""
+    from mjfast.engine import EngineError
+    rs = get_rules(rules)
+    rng = np.random.default_rng(7)
+    base = [k for k in rs.kinds for _ in range(4)] + (list(range(34, 42)) if rs.flowers else [])
+    for trial in range(6):
+        wall = np.array(base, dtype=np.int64)
+        rng.shuffle(wall)
+        g = Game(rules, wall=wall if trial % 2 == 0 else None)
+        if trial % 2 == 0:
+            g.auto()
+        codes = set()
+        for _ in range(400):
+            ev = (int(rng.integers(-2, 17)), int(rng.integers(-2, 6)), int(rng.integers(-3, 46)),
+                  int(rng.integers(-3, 40)), int(rng.integers(-2, 6)), int(rng.integers(0, 64)))
+            try:
+                g.apply(*ev)
+                codes.add(0)
+            except EngineError as e:
+                assert e.code in L.ERROR_MESSAGES
+                codes.add(e.code)
+        S = g.S
+        hands = S[L.HAND:L.HAND + 4 * 34]
+        assert hands.min() >= 0 and hands.max() <= 4
+        assert S[L.SEEN:L.SEEN + 34].max() <= 4
+        assert len(codes) > 3
+
+
+def test_events_parquet_round_trip_folds_the_same(tmp_path):
+    import pyarrow.parquet as pq
+    rng = np.random.default_rng(2)
+    rs = get_rules("taiwan")
+    wall = np.array([k for k in rs.kinds for _ in range(4)] + list(range(34, 42)))
+    rng.shuffle(wall)
+    g = play("taiwan", wall, 0, rng)
+    pq.write_table(events_to_arrow(g.events), tmp_path / "events.parquet")
+    back = events_from_arrow(pq.read_table(tmp_path / "events.parquet"))
+    (state, res), = fold(back, "taiwan", wall=wall)
+    assert np.array_equal(state, g.S) and res == g.result()
