@@ -237,6 +237,8 @@ def test_taiwan_instant_flower_wins():
     assert r["wins"][0]["player"] == 1 and r["wins"][0]["discarder"] == 0
     want = ST.settle_flower_win("seven", 1, 0)
     assert r["wins"][0]["scores"] == [want[w] for w in "ESWN"]
+    row = ST.get_table().row("seven_flowers_rob")
+    assert r["wins"][0]["fans"] == [(row.id, row.points, 1)]
     eight = ["1s1s1s2s2s2s3s3s3sEEENNSS", "abcdefgh1m2m3m4m5m6m7m8m",
              "4s4s4s5s5s5s6s6s6sWWWCCFF", "7p7p7p8p8p8p9p9p9pPPP1p1p2p2p"]
     g = _replay("taiwan", eight)

@@ -33,7 +33,8 @@ from ._layout import (ACT_FIELDS, ACT_PASS, E_BAD_MELD, E_CHOW_LEFT, E_DEAL, E_D
                       STATE_SIZE, VISIBLE, W_FANS, W_FLAGS, W_FROM, W_LEGAL, W_PLAYER,
                       W_SCORES, W_TILE, W_TOTAL, WALL, WALL_BOTZONE, WIN_FIELDS, WINS,
                       MAX_FANS)
-from ._score import (C_CHOW, C_DEAD, C_DEALER_REPEAT, C_FLOWERS, C_FORM_MASK, C_HAND, C_KIND_MASK,
+from ._score import (C_CHOW, C_DEAD, C_DEALER_REPEAT, C_EIGHT_FL_ID, C_FLOWERS, C_FORM_MASK,
+                     C_HAND, C_KIND_MASK, C_SEVEN_FL_ID,
                      C_MISSED_RULE, C_MULTI_RON, C_PLAYERS, C_RULES, C_WALL_SIZE,
                      F_FIRST_TURN, F_FOURTH_TILE, F_KONG_REPLACEMENT, F_LAST_TILE,
                      F_ROBBING_KONG, F_SELF_DRAWN, score_hand, settle_flower_win,
@@ -728,9 +729,11 @@ def _apply(S, ctx, kind, player, tile, aux, target, flags):
             if S[H_RULES] != RULES_TAIWAN or phase == PH_ENDED:
                 return E_PHASE
             if S[H_NFLOWERS + p] == 8:
+                fans[ctx[0][C_EIGHT_FL_ID]] = 1
                 return _record_win(S, ctx, p, tile, -1, 0, True, EF_INSTANT, fans, -1, True)
             if S[H_NFLOWERS + p] == 7 and rob_from >= 0 and (target < 0 or target == rob_from):
                 # the eighth flower goes to the robber
+                fans[ctx[0][C_SEVEN_FL_ID]] = 1
                 S[H_NFLOWERS + rob_from] -= 1
                 S[H_NFLOWERS + p] += 1
                 return _record_win(S, ctx, p, tile, rob_from, 0, True, EF_INSTANT, fans,
