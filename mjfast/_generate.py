@@ -21,7 +21,7 @@ from .kernels import _generate as _k
 from .rules.registry import (FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT, FORM_SEVEN_PAIRS,
                              FORM_SEVEN_PAIRS_TRIPLET, FORM_THIRTEEN_ORPHANS, get_rules)
 
-KINDS = ("complete", "ready")
+KINDS = ("complete", "ready", "wall")
 
 # The documented mix per rule set (docs/generator.md). Form probabilities of forms a rule
 # set lacks are dropped (that share goes to regular hands).
@@ -104,7 +104,7 @@ def _int_arg(name: str, value, lo: int, hi: int | None = None) -> int:
 
 def random_hands(n: int, rules: str = "mcr", kind: str = "complete", seed: int = 0, *,
                  melds: int | None = None, special: float | None = None,
-                 threads: int | None = None) -> HandBatch:
+                 tiles: int | None = None, threads: int | None = None) -> HandBatch:
     """``n`` random hands of rule set ``rules`` as a :class:`HandBatch`.
 
     ``kind="complete"``: winning hands (winning tile drawn uniformly among the concealed
@@ -114,6 +114,9 @@ def random_hands(n: int, rules: str = "mcr", kind: str = "complete", seed: int =
     regular-form hands (default: uniform 0..sets, at least the kongs); ``special``
     replaces the total probability of the special forms (seven pairs, thirteen orphans,
     knitted forms, nine gates, seven pairs + triplet), shared in the documented ratios.
+    ``kind="wall"``: ``tiles`` tiles (default the rule set's hand size) drawn uniformly
+    without replacement from the rule set's wall, as concealed counts only (no melds,
+    no winning tile, default situation): random hands, mostly far from ready.
     ``threads``: worker threads (None = all, see :mod:`mjfast._threads`); the result does
     not depend on it. The mix is documented in ``docs/generator.md``.
     """
@@ -126,26 +129,43 @@ def random_hands(n: int, rules: str = "mcr", kind: str = "complete", seed: int =
     seed = _int_arg("seed", seed, 0, 2**64 - 1)
     if melds is not None:
         melds = _int_arg("melds", melds, 0, rs.sets)
+    if tiles is not None:
+        if kind != "wall":
+            raise ArgumentError(repr(tiles), None, 'tiles is for kind="wall" only')
+        tiles = _int_arg("tiles", tiles, 0, rs.win_size)
+    if kind == "wall" and (melds is not None or special is not None):
+        raise ArgumentError(kind, None, 'melds and special are not for kind="wall"')
     if special is not None:
         if isinstance(special, (bool, np.bool_)) or not isinstance(special, (int, float, np.floating, np.integer)) \
                 or not 0.0 <= float(special) <= 1.0:
             raise ArgumentError(repr(special), None, "special must be a probability in 0..1")
         special = float(special)
     threads = _resolve_threads(threads)
-    p, q = _params(rs, kind, melds, special)
     b = HandBatch.empty(n, rs.name)
+    if kind == "wall":
+        size = rs.hand_size if tiles is None else tiles
+        kinds = np.array(rs.kinds, dtype=np.int64)
+        _run(n, threads, lambda a, z: _k.draw_range(np.uint64(seed), a, z, kinds, size, b.counts))
+        return b
+    p, q = _params(rs, kind, melds, special)
     args = (rs.kind_mask, p, q, b.counts, b.winning_tile, b.melds, b.n_melds, b.flowers,
             b.flags, b.seat, b.prevalent, b.dealer, b.discarder, b.streak, b.table_discards)
     useed = np.uint64(seed)
+    _run(n, threads, lambda a, z: _k.generate_range(useed, a, z, *args))
+    return b
+
+
+def _run(n: int, threads: int, fill) -> None:
+    """``fill(start, stop)`` over row chunks, on ``threads`` threads (the kernels release
+    the GIL; each row depends only on its index, so the split changes nothing)."""
     chunk = max(4096, -(-n // (4 * threads)))
     bounds = [(a, min(n, a + chunk)) for a in range(0, n, chunk)]
     if threads == 1 or len(bounds) <= 1:
         for a, z in bounds:
-            _k.generate_range(useed, a, z, *args)
+            fill(a, z)
     else:
         with ThreadPoolExecutor(threads) as ex:
-            list(ex.map(lambda az: _k.generate_range(useed, az[0], az[1], *args), bounds))
-    return b
+            list(ex.map(lambda az: fill(*az), bounds))
 
 
 __all__ = ["random_hands"]

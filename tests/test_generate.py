@@ -157,13 +157,31 @@ def test_fixed_meld_count_and_special_share(rules):
 @pytest.mark.parametrize("bad", [
     dict(n=-1), dict(n=1.5), dict(n=True), dict(n="3"), dict(rules="riichi"), dict(rules=3),
     dict(kind="waiting"), dict(seed=-1), dict(seed=2**64), dict(seed=0.5),
-    dict(melds=6), dict(melds=-1), dict(special=1.5), dict(special="x"), dict(threads=0)])
+    dict(melds=6), dict(melds=-1), dict(special=1.5), dict(special="x"), dict(threads=0),
+    dict(tiles=3), dict(kind="wall", tiles=15), dict(kind="wall", melds=1)])
 def test_bad_arguments_are_typed_errors(bad):
     args = dict(n=10, rules="mcr", kind="complete", seed=0)
     args.update(bad)
     with pytest.raises(MjfastError) as e:
         random_hands(**args)
     assert isinstance(e.value, (ArgumentError, RuleSetError))
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_wall_draws(rules):
+    rs = get_rules(rules)
+    for size in (1, 5, rs.hand_size, rs.win_size):
+        b = random_hands(40_000, rules, "wall", seed=size, tiles=size)
+        assert (b.counts.sum(axis=1) == size).all() and b.counts.max() <= 4
+        assert not b.counts[:, ~rs.kind_mask].any()
+        assert not b.n_melds.any() and (b.winning_tile == -1).all()
+        # uniform over the wall: every kind's mean count is size / kinds (5 standard errors)
+        mean = b.counts[:, rs.kind_mask].mean(axis=0)
+        assert np.abs(mean - size / len(rs.kinds)).max() < 5 * np.sqrt(size / len(rs.kinds) / 40_000) + 1e-9
+    one = random_hands(20_000, rules, "wall", seed=3, threads=1)
+    two = random_hands(20_000, rules, "wall", seed=3, threads=2)
+    assert np.array_equal(one.counts, two.counts)
+    assert one.counts.sum() == 20_000 * rs.hand_size
 
 
 def test_zero_hands():

@@ -619,3 +619,23 @@ def generate_range(seed, start, stop, kinds, p, q, counts, winning_tile, melds, 
         else:
             winning_tile[h] = w
         flags[h] = f
+
+
+@njit(**JIT_OPTIONS)
+def draw_range(seed, start, stop, kind_list, size, counts):
+    """Rows ``start..stop-1``: ``size`` tiles drawn without replacement from the wall of
+    ``kind_list`` (4 copies each), hand ``h`` from its own stream (as above)."""
+    nk = kind_list.shape[0]
+    wall = np.empty(4 * nk, dtype=np.int64)
+    st = np.zeros(1, dtype=np.uint64)
+    useed = np.uint64(seed)
+    for h in range(start, stop):
+        st[0] = stream_start(useed, np.uint64(h))
+        for i in range(4 * nk):
+            wall[i] = kind_list[i // 4]
+        for t in range(34):
+            counts[h, t] = 0
+        for i in range(size):                       # partial Fisher-Yates
+            j = _randint(st, i, 4 * nk)
+            wall[i], wall[j] = wall[j], wall[i]
+            counts[h, wall[i]] += 1
