@@ -142,3 +142,26 @@ def test_fold_reproduces_a_scripted_deal():
     (state, res), = fold(ev, "mcr")
     assert np.array_equal(state, g.S)
     assert res == g.result()
+
+
+def test_fold_rejects_a_tampered_record():
+    hands = ["1s2s3s4s5s6s7s8s9sEESS", "1m2m3m4m5m6m7m8m9m1p2p3p5p",
+             "5p5pWWWNNNCCCFF", "2m3m4m5m6m7m2s3s4s7p8p9pS"]
+    g = dealt("mcr", hands)
+    g.apply(K.DRAW, 0, T("5p")[0])
+    g.apply(K.DISCARD, 0, T("5p")[0])
+    g.apply(K.WIN, 1, T("5p")[0], -1, 0)
+    ev = g.events
+    win = int(np.flatnonzero(ev.kind == K.WIN)[0])
+    ev.scores[win, 0] -= 1
+    with pytest.raises(EngineError, match="payments"):
+        fold(ev, "mcr")
+    ev = g.events
+    ev.total[win] += 1
+    with pytest.raises(EngineError, match="total"):
+        fold(ev, "mcr")
+    ev = g.events                                   # a discard of a tile never held
+    ev.tile[int(np.flatnonzero(ev.kind == K.DISCARD)[0])] = T("P")[0]
+    with pytest.raises(EngineError) as e:
+        fold(ev, "mcr")
+    assert e.value.code == L.E_NOT_HELD

@@ -260,8 +260,15 @@ def fold(events: Events, rules: str, variant: str | None = None, wall=None, *,
                 if got is not None and list(got) != want:
                     raise EngineError(f"deal {events.deal_ids[deal]}", r - a,
                                       f"recorded payments {want} differ from the engine's {list(got)}")
-                if events.kind[r] == EventKind.WIN and int(events.total[r]) != g.builder._rows[-1][-1]:
-                    raise EngineError(f"deal {events.deal_ids[deal]}", r - a,
-                                      f"recorded total {int(events.total[r])} differs from the engine's")
+                if events.kind[r] == EventKind.WIN:
+                    if int(events.total[r]) != g.builder._rows[-1][-1]:
+                        raise EngineError(f"deal {events.deal_ids[deal]}", r - a,
+                                          f"recorded total {int(events.total[r])} differs "
+                                          f"from the engine's {g.builder._rows[-1][-1]}")
+                    rec = sorted((i, c) for i, _, c in events.fans_of(r))
+                    mine = sorted((i, c) for i, _, c in g.builder._fans[-1])
+                    if rec != mine:
+                        raise EngineError(f"deal {events.deal_ids[deal]}", r - a,
+                                          f"recorded fans {rec} differ from the engine's {mine}")
         out.append((g.S.copy(), g.result()))
     return out
