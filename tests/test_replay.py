@@ -288,3 +288,22 @@ def test_cli_writes_a_dataset_and_events_replay_again(tmp_path):
     assert again.stats.replayed == 16 and again.stats.discrepancies == 0
     a = pq.read_table(ds.files("events")[0])
     assert again["events"].to_pylist() == a.to_pylist()
+
+
+def test_cli_progress_and_json_summary(tmp_path):
+    from typer.testing import CliRunner
+    from mjfast.cli import app
+    paths = [str(p) for p in botzone_json_samples()]
+    r = CliRunner().invoke(app, ["replay", *paths, "--format", "botzone-json",
+                                 "--out", str(tmp_path / "a")])
+    assert r.exit_code == 0, r.output
+    assert "deals in 3: replayed 3, quarantined 0" in r.output
+    r = CliRunner().invoke(app, ["replay", str(tmp_path / "missing.txt"), "--format", "botzone",
+                                 "--out", str(tmp_path / "b"), "--json"])
+    assert r.exit_code == 2 and "no such file" in r.output
+    r = CliRunner().invoke(app, ["replay", *paths, "--format", "botzone-json",
+                                 "--out", str(tmp_path / "c"), "--json", "--candidates"])
+    assert r.exit_code == 0
+    summary = json.loads(r.output)
+    assert summary["stats"]["replayed"] == 3 and summary["variant"] == "botzone"
+    assert Dataset(tmp_path / "c").row_counts()["candidates"] > 0

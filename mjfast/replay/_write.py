@@ -24,11 +24,11 @@ def replay_to_dataset(paths, fmt: str, out: str | os.PathLike, rules: str = "mcr
     files = expand_paths(paths, fmt)
     ds = Dataset(out)
     stats = ReplayStats()
+    position = {str(f): i for i, f in enumerate(files)}   # files started, for the bar
     bar = None
     if progress:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn)
-        total = sum(Path(f).stat().st_size for f in files if Path(f).is_file()) or None
         bar = Progress(TextColumn("replay"), BarColumn(), TextColumn("{task.fields[deals]} deals"),
                        TimeElapsedColumn(), transient=False)
         task = bar.add_task("replay", total=len(files) or None, deals=0)
@@ -41,8 +41,9 @@ def replay_to_dataset(paths, fmt: str, out: str | os.PathLike, rules: str = "mcr
             ds.mark_done(name, {"source": shard.source, **shard.stats.as_dict()})
             stats += shard.stats
             if bar is not None:
-                bar.update(task, deals=stats.deals_in,
-                           completed=sum(1 for f in files if str(f) <= shard.source))
+                bar.update(task, deals=stats.deals_in, completed=position.get(shard.source, 0))
+        if bar is not None:
+            bar.update(task, completed=len(files))
     finally:
         if bar is not None:
             bar.stop()
