@@ -84,6 +84,14 @@ def stable_hash(obj: Any, n: int = 16) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:n]
 
 
+def check_type_int(spec: dict[str, Any], key: str) -> int:
+    """``spec[key]`` as an int, else a :class:`SpecError` naming the key."""
+    v = spec.get(key)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SpecError(f"{key} = {v!r}", None, f"{key} must be an integer")
+    return v
+
+
 def derive_seed(seed: int, *parts: Any) -> int:
     """A 64-bit seed for one shard from the job seed and the shard's coordinates
     (counter-based: no shared generator state, the same whatever runs it)."""

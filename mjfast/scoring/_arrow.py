@@ -31,17 +31,10 @@ NOT_COMPLETE = "not a complete hand"
 
 
 def fan_points(rules: str, variant: str | None, width: int) -> np.ndarray:
-    """Points of one occurrence of each fan id (column) of ``rules`` / ``variant``."""
-    from ..rules.registry import get_rules
-    from ._api import scorer_module
-    name = get_rules(rules).name
-    mod = scorer_module(name)
-    if hasattr(mod, "rule_table"):                      # mcr
-        table = mod.rule_table(variant)
-    elif name == "taiwan":
-        table = mod.get_table(variant).table
-    else:                                               # tuidaohu, two_player
-        table = mod.get_table(name, variant).table
+    """Points of one occurrence of each fan id (column) of ``rules`` / ``variant`` (a
+    bundled name or a ``.toml`` path), from the one rule profile."""
+    from ..rules._profile import get_profile
+    table = get_profile(rules, variant).table
     return np.asarray(table.points_array(width, dtype=np.int32), dtype=np.int32)
 
 
