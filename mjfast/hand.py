@@ -73,6 +73,8 @@ class Meld:
 
     def __post_init__(self):
         try:
+            if not _is_int(self.kind):
+                raise TypeError
             object.__setattr__(self, "kind", MeldKind(self.kind))
         except (ValueError, TypeError):
             raise MeldError(repr(self.kind)[:60], None, "meld kind must be CHOW, PUNG or KONG (0, 1, 2)") from None

@@ -8,6 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+import polars as pl
+
 import mjfast
 from mjfast.errors import (ArgumentError, HandSizeError, IncompleteHandError,
                            InvalidCountsError, MjfastError, RuleSetError, SituationError,
@@ -187,6 +189,8 @@ VALUES = st.one_of(
     _arrays(),
     st.builds(lambda: mjfast.parse_hand(MCR)),
     st.builds(lambda: mjfast.HandBatch.empty(1)),
+    st.sampled_from([pl.DataFrame({"hand": [MCR, None, "x"]}), pl.DataFrame({"x": [1]}),
+                     pl.DataFrame({"hand": [1.5]}), pl.DataFrame()]),
 )
 KEYWORDS = st.dictionaries(st.sampled_from(["rules", "variant", "threads", "visible", "forms",
                                             "base", "fee", "chips", "self_drawn", "seat",

@@ -153,7 +153,7 @@ def _split_options(options: dict[str, Any], rules: str, settles: bool):
 
 
 def _one_hand(hand, rules, options: dict[str, Any], fn: str, settles: bool):
-    """-> (Hand, settlement params, what the caller typed for error messages)."""
+    """-> (Hand, settlement params, what the caller gave: the string, or the Hand)."""
     if isinstance(hand, str):
         rs = get_rules(rules if rules is not None else "mcr")
         situation, params = _split_options(options, rs.name, settles)
@@ -162,7 +162,7 @@ def _one_hand(hand, rules, options: dict[str, Any], fn: str, settles: bool):
         rs = get_rules(rules if rules is not None else hand.rules)
         situation, params = _split_options(options, rs.name, settles)
         h = hand_with_options(convert_hand(hand, rs), situation)
-        return h, params, h.describe()
+        return h, params, h
     many = "; N hands: score_batch / score_table" if fn == "score" else ""
     raise ArgumentError(_shown(hand), None, f"{fn} takes one Hand or hand string{many}")
 
@@ -173,10 +173,10 @@ def _shown(x) -> str:
     return repr(x)[:120]
 
 
-def _retext(e: InputError, typed: str) -> InputError:
+def _retext(e: InputError, typed) -> InputError:
     """A scorer's error re-addressed to what the caller typed (scorers work on batches
     and name rows; one hand has no row)."""
-    return type(e)(typed, None, e.reason)
+    return type(e)(typed if isinstance(typed, str) else typed.describe(), None, e.reason)
 
 
 _BATCH_FIELDS = {"counts": (N_KINDS,), "winning_tile": (), "melds": (5, 4), "n_melds": (),
@@ -294,7 +294,7 @@ def score_waits(hand: Hand | str, rules: str | None = None, visible=None,
     vis = _check_visible(visible)
     rs = get_rules(h.rules)
     if h.winning_tile is not None:
-        raise HandSizeError(typed, None,
+        raise HandSizeError(typed if isinstance(typed, str) else typed.describe(), None,
                             f"score_waits needs a ready hand ({rs.hand_size} tiles, melds counted "
                             f"as 3, no winning tile); this one has {h.size}: score it with score()")
     batch = HandBatch.from_hands([h])
