@@ -9,9 +9,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_mcr_gen import random_batch as mcr_random_batch  # noqa: E402
-
+from mjfast import random_hands  # noqa: E402
 from mjfast.kernels import _entry as E  # noqa: E402
 from mjfast.rules._profile import get_profile  # noqa: E402
 from mjfast.scoring import mcr, taiwan, tuidaohu  # noqa: E402
@@ -20,17 +18,8 @@ N = 2000
 
 
 def _batch(rules: str, n: int, seed: int):
-    if rules == "mcr":
-        return mcr_random_batch(n, seed)
-    if rules == "taiwan":
-        return taiwan.random_batch(n, seed=seed)
-    b = tuidaohu.random_batch(n, rules, seed=seed)
-    rng = np.random.default_rng(seed)
-    players = 2 if rules == "two_player" else 4
-    b.seat[:] = rng.integers(0, players, n)
-    b.dealer[:] = rng.integers(0, players, n)
-    b.flags[:] |= (rng.random(n) < 0.1).astype(np.uint16) * 64
-    return b
+    """The library's generator: every form, meld count and situation flag of the rule set."""
+    return random_hands(n, rules, "complete", seed=seed)
 
 
 def _score_batch(rules, variant, b):

@@ -33,13 +33,13 @@ import functools
 import numpy as np
 from numba import njit
 
-from ..rules._profile import (CODE_MCR, CODE_TAIWAN, I_CODE, I_FLOWER_COL, I_HEAVEN,
-                              I_KONG_COMBO, I_MINIMUM, I_NCOLS)
+from ..rules._profile import (CODE_MCR, CODE_TAIWAN, I_CODE, I_FLOWER_COL,
+                              I_FLOWERS_TO_MIN, I_MINIMUM, I_NCOLS)
 from . import _score_mcr as _mcr
 from . import _score_taiwan as _tw
 from . import _score_tuidaohu as _td
 from ._config import JIT_OPTIONS
-from ._decompose import DIV_COLS, MAX_DIVISIONS, divisions_into
+from ._decompose import DIV_COLS, MAX_DIVISIONS
 
 from ..hand import FIRST_TURN as _F_FIRST_TURN  # noqa: E402  (flag bits: one definition)
 WS_FIELDS = ("divbuf", "work", "ft", "wfans", "sc", "dscr", "place", "vec", "c", "suit_tab")
@@ -83,7 +83,8 @@ def _clear(out_fans, n):
 def score_hand_mcr(c, melds, n_melds, win, flags, seat, prevalent, dealer, discarder, streak,
                    table_discards, flowers, prof, ws, out_fans):
     """One MCR hand (see the module docstring)."""
-    ints, points, topo, excl, red_t, red_n, red_unless, _col, _live, off = prof
+    ints = prof[0]
+    points = prof[1]
     n = ints[I_NCOLS]
     _clear(out_fans, n)
     total = 0
@@ -98,18 +99,16 @@ def score_hand_mcr(c, melds, n_melds, win, flags, seat, prevalent, dealer, disca
     fl = flags
     if not (seat == dealer and n_melds == 0):
         fl &= ~_F_FIRST_TURN     # the heavenly hand: the dealer's concealed self-draw only
-    tot = _mcr.score_one(c, win, melds, n_melds, fl, seat, prevalent, points, excl, off, topo,
-                         red_t, red_n, red_unless, ints[I_KONG_COMBO] != 0,
-                         ints[I_HEAVEN] != 0, out_fans, ws[0], ws[1], ws[2], ws[3], ws[5],
-                         ws[4], ws[9])
+    tot = _mcr.score_one(c, win, melds, n_melds, fl, seat, prevalent, prof, out_fans, ws[0],
+                         ws[1], ws[2], ws[3], ws[5], ws[4], ws[9])
     if tot < 0:
         _clear(out_fans, n)
         return -1, False
     fc = ints[I_FLOWER_COL]
-    if fc > 0:
-        out_fans[fc] = flowers
-        return tot + flowers * points[fc], tot >= ints[I_MINIMUM]
-    return tot, tot >= ints[I_MINIMUM]
+    out_fans[fc] = flowers
+    with_flowers = tot + flowers * points[fc]
+    counted = with_flowers if ints[I_FLOWERS_TO_MIN] != 0 else tot
+    return with_flowers, counted >= ints[I_MINIMUM]
 
 
 @njit(**JIT_OPTIONS)

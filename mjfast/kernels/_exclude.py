@@ -1,13 +1,18 @@
 """Numba kernel: the one exclusion mechanism of every scorer.
 
-A hand's raw fan counts ``ft`` (indexed by fan id) become the counts that score: fans
-switched off are dropped, then the fans are visited in the profile's topological order
-(``topo``: an excluding fan before every fan it excludes) and each fan that still counts
-rules out the fans it excludes (``excl[f] = [n, ids...]``) and makes its account-once
-deduction (``red_n[f]`` off fan ``red_t[f]``, clamped at 0, unless a fan of
-``red_unless[f] = [n, ids...]`` counts). A fan that is itself excluded excludes nothing.
-The arrays come from :func:`mjfast.rules._profile.get_profile` (any number of fans).
+A hand's raw fan counts ``ft`` (indexed by fan id) become the counts that score:
 
+1. fans switched off (``off``) are dropped;
+2. the fans are visited in the profile's topological order (``topo``: an excluding fan
+   before every fan it excludes); each fan that still counts rules out the fans it
+   excludes (``excl[f] = [n, ids...]``): a fan that is itself excluded excludes nothing;
+3. then the account-once deductions, in the same order (``reducers``: the fans that have
+   one): a fan that still counts takes ``red_n[f]`` off fan ``red_t[f]`` (clamped at 0)
+   unless a fan of ``red_unless[f] = [n, ids...]`` counts; ``skip`` (a fan id, 0 none)
+   makes no deduction this time (MCR: the seat-wind pung that is also the prevalent
+   wind's, under the ``seat_prevalent_wind_pung = "account_once"`` policy).
+
+The arrays come from :func:`mjfast.rules._profile.get_profile` (any number of fans).
 The fans present are gathered 64 positions at a time as a bit mask (a branch-free scan)
 and visited lowest position first: the topological order without a sort, and only the
 few fans that are set.
@@ -22,8 +27,8 @@ from ._config import JIT_OPTIONS
 
 
 @njit(**JIT_OPTIONS)
-def apply_exclusions(ft, topo, excl, red_t, red_n, red_unless, off):
-    """Apply the exclusion graph to ``ft`` in place (see the module docstring)."""
+def apply_exclusions(ft, topo, excl, reducers, red_t, red_n, red_unless, off, skip):
+    """Apply the exclusion graph and the deductions to ``ft`` in place (module docstring)."""
     for i in range(off.shape[0]):
         ft[off[i]] = 0
     n = topo.shape[0]
@@ -40,16 +45,19 @@ def apply_exclusions(ft, topo, excl, red_t, red_n, red_unless, off):
                 continue
             for j in range(1, excl[f, 0] + 1):
                 ft[excl[f, j]] = 0
+    for i in range(reducers.shape[0]):
+        f = reducers[i]
+        if ft[f] <= 0 or f == skip:
+            continue
+        counted = False
+        for j in range(1, red_unless[f, 0] + 1):
+            if ft[red_unless[f, j]] > 0:
+                counted = True
+        if not counted:
             tgt = red_t[f]
-            if tgt > 0:
-                skip = False
-                for j in range(1, red_unless[f, 0] + 1):
-                    if ft[red_unless[f, j]] > 0:
-                        skip = True
-                if not skip:
-                    ft[tgt] -= red_n[f]
-                    if ft[tgt] < 0:
-                        ft[tgt] = 0
+            ft[tgt] -= red_n[f]
+            if ft[tgt] < 0:
+                ft[tgt] = 0
 
 
 @njit(**JIT_OPTIONS)

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..rules._keys import TAIWAN_KEYS
-from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY
+from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
 from ._config import JIT_OPTIONS
 from ._exclude import apply_exclusions, total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
@@ -52,13 +52,13 @@ WORK_SIZE = 64
 def _apply(hits, prof, kept):
     """The key-space counts ``hits`` as fan-id counts in ``kept``, after the exclusion
     graph (:mod:`._exclude`). Returns the total (sum of kept count x points)."""
-    ints, points, topo, excl, red_t, red_n, red_unless, col, _live, off = prof
+    ints, points, topo, excl, reducers, red_t, red_n, red_unless, col, _live, off = prof
     for f in range(ints[I_NCOLS]):
         kept[f] = 0
     for k in range(K):
         if col[k] > 0:
             kept[col[k]] = hits[k]
-    apply_exclusions(kept, topo, excl, red_t, red_n, red_unless, off)
+    apply_exclusions(kept, topo, excl, reducers, red_t, red_n, red_unless, off, 0)
     return total_of(kept, points)
 
 
@@ -295,8 +295,8 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, di
     fan-id counts. ``c`` int64[34] with the winning tile (restored); 8 flowers score
     八花独占 alone when it is on. ``hits`` int64[K], ``kept``/``best`` int64[n_cols],
     ``work`` int64[WORK_SIZE], ``st`` the decomposer's scratch."""
-    col = prof[7]
-    if nflow >= 8 and prof[8][col[K_EIGHT_FLOWERS]] != 0:
+    col = prof[P_COL]
+    if nflow >= 8 and prof[P_LIVE][col[K_EIGHT_FLOWERS]] != 0:
         return _eight_flowers(prof, hits, kept, best)
     if wt < 0 or wt >= 34:
         return -1

@@ -67,7 +67,7 @@ def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, bes
     restored), ``melds`` int8[5, 4]; ``prof`` the rule profile's arrays. Writes the best
     reading's fan counts into ``best`` (int64[n_cols]) and returns its total, or -1 when
     the hand is not complete."""
-    ints, values, topo, excl, red_t, red_n, red_unless, pc, _live, off = prof
+    ints, values, topo, excl, reducers, red_t, red_n, red_unless, pc, _live, off = prof
     form_mask = ints[I_FORM_MASK]
     nm = n_melds
     tot = 0
@@ -173,7 +173,7 @@ def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, bes
             elif winds == 3 and 27 <= pair <= 30:
                 _set(hits, pc, P_LITTLE_FOUR_WINDS)
         # ---- exclusions (the one exclusion kernel; switched-off rows dropped) ---------
-        apply_exclusions(hits, topo, excl, red_t, red_n, red_unless, off)
+        apply_exclusions(hits, topo, excl, reducers, red_t, red_n, red_unless, off, 0)
         total = total_of(hits, values)
         if total > best_total:
             best_total = total

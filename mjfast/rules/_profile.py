@@ -1,8 +1,17 @@
-"""One rule profile for every rule set: the loaded TOML table as the arrays the kernels read.
+"""One rule profile for every rule set, built by one loader from the TOML files.
 
-:func:`get_profile` builds a :class:`RuleProfile` from ``mjfast/rules/<rules>.toml`` (and a
-variant: a name ``X`` for ``<rules>.X.toml`` or a path to a user ``.toml`` file).
-:meth:`RuleProfile.kernel_args` is the tuple every compiled scorer takes (the batch
+:func:`get_profile` reads ``mjfast/rules/<base>.toml`` (``two_player`` is the variant
+``tuidaohu.two_player.toml`` of ``tuidaohu.toml``) and an optional variant: a name ``X``
+for ``<base>.X.toml`` or the path of a user ``.toml`` variant file (same format:
+``[rows.<id>]`` overrides, ``[params]``, ``[[decision]]``). It validates everything the
+scorers read; an edit the scorer cannot honour (an unknown parameter, a policy value that
+is not implemented, an unknown row field, a broken exclusion graph) is a
+:class:`~mjfast.errors.RuleSetError` at load.
+
+A :class:`RuleProfile` holds the rows (values, names en/zh/ja and the judges' aliases,
+sources, exclusions), the parameters, the policies as enums, the caps, the combination
+decisions (Taiwan), the structural facts (:class:`~mjfast.rules.registry.RuleSet`) and
+:meth:`RuleProfile.kernel_args`: the tuple every compiled scorer takes (the batch
 kernels and the single-hand entry points of :mod:`mjfast.kernels._entry`), the same
 layout for the four rule sets (``PROFILE_FIELDS``), all arrays ``int64``, indexed by fan
 id (column 0 unused):
@@ -11,15 +20,24 @@ id (column 0 unused):
 - ``points[f]``: value of fan f (0 when switched off);
 - ``topo``: every column once, enabled fans in a topological order of the exclusion graph
   (an excluding fan before the fans it excludes; standalone rows first), then the rest;
-- ``excl[f]``: ``[n, ids...]`` the fans f rules out when it counts;
-- ``red_t[f]``, ``red_n[f]``, ``red_unless[f] = [n, ids...]``: account-once deductions
-  (fan f takes ``red_n`` off fan ``red_t`` unless one of ``red_unless`` counts);
-- ``col[k]``: the fan id of the scorer's predicate k (``mjfast.rules._keys``), 0 = none;
+- ``excl[f]``: ``[n, ids...]`` the fans f rules out when it counts (a standalone row:
+  every other row);
+- ``reducers``: the fans with an account-once deduction, in ``topo`` order;
+  ``red_t[f]``, ``red_n[f]``, ``red_unless[f] = [n, ids...]``: fan f takes ``red_n``
+  off fan ``red_t`` unless one of ``red_unless`` counts;
+- ``col[k]``: the fan id of the scorer's predicate k (:mod:`mjfast.rules._keys`), 0 = none;
 - ``live[f]``: 1 when fan f is switched on; ``off``: the ids switched off.
+
+:meth:`RuleProfile.content_hash` is a stable hash of everything above (pipelines record
+it in their manifests).
 """
 from __future__ import annotations
 
+import enum
 import functools
+import hashlib
+import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -29,24 +47,33 @@ import numpy as np
 from ..errors import RuleSetError
 from . import _table as _tbl
 from ._keys import PREDICATE_KEYS
-from ._table import RULES_DIR, RuleTable
-from .registry import get_rules
+from ._table import RULES_DIR, Row, RuleTable
+from .registry import RuleSet, get_rules
 
-PROFILE_FIELDS = ("ints", "points", "topo", "excl", "red_t", "red_n", "red_unless", "col",
-                  "live", "off")
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+PROFILE_FIELDS = ("ints", "points", "topo", "excl", "reducers", "red_t", "red_n",
+                  "red_unless", "col", "live", "off")
+(P_INTS, P_POINTS, P_TOPO, P_EXCL, P_REDUCERS, P_RED_T, P_RED_N, P_RED_UNLESS, P_COL,
+ P_LIVE, P_OFF) = range(len(PROFILE_FIELDS))
 
 # ints[] slots
 I_CODE = 0          # RULES_CODE of the scorer
 I_NCOLS = 1         # columns (max fan id + 1)
-I_MINIMUM = 2       # minimum for a legal win (MCR points without flowers; fan elsewhere)
+I_MINIMUM = 2       # minimum for a legal win (MCR points; Tuidaohu fan)
 I_KONG_COMBO = 3    # MCR: 明暗杠 (row 82) on
 I_HEAVEN = 4        # MCR: heavenly hand scores no wait fans
 I_FORM_MASK = 5     # winning forms (registry FORM_* bits)
 I_VERY_EARLY = 6    # Taiwan: very-early win, at most this many table discards
 I_EARLY = 7         # Taiwan: early win, at most this many table discards
 I_PLAYERS = 8
-I_FLOWER_COL = 9    # the fan id whose value each flower scores (0 = none)
-N_INTS = 10
+I_FLOWER_COL = 9    # MCR: the fan id whose value each flower scores
+I_WIND_ONCE = 10    # MCR: the seat-and-prevalent wind pung makes one deduction
+I_FLOWERS_TO_MIN = 11  # MCR: flowers count towards the minimum
+N_INTS = 12
 
 CODE_MCR = 0
 CODE_TAIWAN = 1
@@ -57,25 +84,178 @@ BASE_FILE = {"mcr": "mcr", "taiwan": "taiwan", "tuidaohu": "tuidaohu", "two_play
 BUILTIN_VARIANT = {"two_player": "two_player"}
 
 
+# ---- policies -------------------------------------------------------------------------
+class Payers(str, enum.Enum):
+    """Who pays a win."""
+    ALL_OTHERS = "all_others"
+    DISCARDER = "discarder"
+
+
+class DealerRepeat(str, enum.Enum):
+    """When the dealer keeps the seat."""
+    DEALER_WIN_OR_DRAW = "dealer_win_or_draw"
+
+
+class SeveralRons(str, enum.Enum):
+    """Several players claim one discard."""
+    HEAD_BUMP = "head_bump"
+
+
+class WindPungAccount(str, enum.Enum):
+    """MCR: how many 幺九刻 deductions a pung of the seat wind that is also the prevalent
+    wind makes (圈风刻 + 门风刻 from one pung)."""
+    ACCOUNT_ONCE = "account_once"
+    ACCOUNT_EACH = "account_each"
+
+
+class DecisionMode(str, enum.Enum):
+    """Taiwan combination decisions (checked against the exclusion graph)."""
+    CUMULATIVE = "cumulative"
+    REPLACES = "replaces"
+    HIGHEST = "highest"
+    ONE_VALUE = "one_value"
+    STANDALONE = "standalone"
+
+
+_INT = ("int",)
+_BOOL = ("bool",)
+_NUM = ("num",)
+# every parameter each scorer honours: (kind, allowed values or an Enum, or None)
+PARAM_SCHEMA: dict[str, dict[str, tuple]] = {
+    "mcr": {"minimum": _INT, "seat_payment": _INT, "flowers_count_to_minimum": _BOOL,
+            "heavenly_hand_no_waits": _BOOL, "false_win": ("pair",),
+            "seat_prevalent_wind_pung": ("enum", WindPungAccount)},
+    "taiwan": {"very_early_max_discards": _INT, "early_max_discards": _INT, "base": _INT,
+               "unit": _INT, "dealer_bonus": _INT, "dealer_bonus_per_streak": _INT,
+               # the settlement implements these values only
+               "dealer_bonus_on_nondealer_tsumo": ("const", False),
+               "multiple_ron": ("const", True),
+               "dealer_repeat": ("enum", DealerRepeat)},
+    "tuidaohu": {"fan_cap": _INT, "base": _INT, "minimum_fan": _INT,
+                 "win_self_drawn_payers": ("enum", Payers, (Payers.ALL_OTHERS,)),
+                 "win_discard_payers": ("enum", Payers),
+                 "dealer_repeat": ("enum", DealerRepeat),
+                 "several_rons": ("enum", SeveralRons),
+                 "kong_open": _INT, "kong_added": _INT, "kong_concealed": _INT,
+                 "fee": _NUM, "chips": _INT},
+}
+PARAM_SCHEMA["two_player"] = PARAM_SCHEMA["tuidaohu"]
+ROW_FIELDS = {"reduces", "reduce_unless", "standalone", "per", "note"}
+CAPS = {"tuidaohu": ("fan_cap",), "two_player": ("fan_cap",), "mcr": (), "taiwan": ()}
+
+
+def _check_param(name: str, key: str, value: Any, where: str) -> Any:
+    schema = PARAM_SCHEMA[name]
+    if key not in schema:
+        raise RuleSetError(where, None, f"unknown {name} parameter {key!r} "
+                                        f"(known: {', '.join(sorted(schema))})")
+    kind = schema[key][0]
+    bad = None
+    if kind == "int" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+        bad = "a non-negative integer"
+    elif kind == "num" and (not isinstance(value, (int, float)) or isinstance(value, bool)
+                            or value < 0):
+        bad = "a non-negative number"
+    elif kind == "bool" and not isinstance(value, bool):
+        bad = "true or false"
+    elif kind == "pair" and not (isinstance(value, list) and len(value) == 2
+                                 and all(isinstance(x, int) and x >= 0 for x in value)):
+        bad = "two non-negative integers"
+    elif kind == "const" and value != schema[key][1]:
+        bad = f"{str(schema[key][1]).lower()} (the only value the scorer implements)"
+    elif kind == "enum":
+        cls = schema[key][1]
+        allowed = schema[key][2] if len(schema[key]) > 2 else tuple(cls)
+        try:
+            member = cls(value)
+        except ValueError:
+            member = None
+        if member not in allowed:
+            bad = "one of " + ", ".join(repr(a.value) for a in allowed) + " (implemented)"
+        else:
+            return member
+    if bad:
+        raise RuleSetError(f"{key} = {value!r}", None, f"{where}: {key} must be {bad}")
+    return value
+
+
 @dataclass(frozen=True, eq=False)
 class RuleProfile:
-    """A rule set's validated table and its kernel arrays (see the module docstring)."""
+    """A rule set's validated table, policies and kernel arrays (module docstring)."""
     rules: str
     variant: str | None
     table: RuleTable = field(repr=False)
     arrays: tuple = field(repr=False)
+    policies: Mapping[str, enum.Enum] = field(repr=False, default_factory=dict)
+    decisions: tuple = field(repr=False, default=())
 
     def kernel_args(self) -> tuple:
         """The tuple of arrays every compiled scorer takes (``PROFILE_FIELDS`` order)."""
         return self.arrays
+
+    # ---- the data ---------------------------------------------------------------------
+    @property
+    def structure(self) -> RuleSet:
+        """Tiles, hand size, sets, forms, players... (:mod:`mjfast.rules.registry`)."""
+        return get_rules(self.rules)
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return self.table.rows
 
     @property
     def params(self) -> Mapping[str, Any]:
         return self.table.params
 
     @property
+    def caps(self) -> dict[str, int]:
+        return {k: int(self.table.params[k]) for k in CAPS[self.rules] if k in self.table.params}
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        m = self.table.meta
+        src = m.get("sources", m.get("source", ()))
+        return tuple([src] if isinstance(src, str) else src)
+
+    @property
     def n_cols(self) -> int:
-        return int(self.arrays[0][I_NCOLS])
+        return int(self.arrays[P_INTS][I_NCOLS])
+
+    def row(self, ident: int | str) -> Row:
+        """A row by id, key, or any of its names (en / zh / ja / aliases)."""
+        if isinstance(ident, str) and ident not in self.table.by_key:
+            hit = self._by_name().get(ident)
+            if hit is not None:
+                return hit
+        return self.table.row(ident)
+
+    def _by_name(self) -> dict[str, Row]:
+        out: dict[str, Row] = {}
+        for r in self.table.rows:
+            for nm in r.names:
+                out.setdefault(nm, r)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything that defines the profile, as plain JSON values."""
+        rows = [{"id": r.id, "key": r.key, "points": r.points, "en": r.en, "zh": r.zh,
+                 "ja": r.ja, "aliases": list(r.aliases), "source": r.source,
+                 "excludes": list(r.excludes), "enabled": r.enabled,
+                 "extra": {k: r.extra[k] for k in sorted(r.extra)}} for r in self.table.rows]
+        st = self.structure
+        return {"rules": self.rules, "structure": {
+                    "players": st.players, "hand_size": st.hand_size, "sets": st.sets,
+                    "kinds": list(st.kinds), "flowers": st.flowers, "forms": list(st.forms),
+                    "dead_wall": st.dead_wall, "chow_allowed": st.chow_allowed},
+                "params": {k: self.table.params[k] for k in sorted(self.table.params)},
+                "rows": rows, "decisions": [dict(d) for d in self.decisions]}
+
+    def content_hash(self) -> str:
+        """A stable hash (sha256 hex, 16 digits) of :meth:`to_dict`: equal for equal
+        content whatever the file names, comments or order of keys."""
+        text = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False,
+                          separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _id_list(rows: dict[int, list[int]], n: int) -> np.ndarray:
@@ -98,6 +278,10 @@ def build_arrays(rules: str, table: RuleTable, where: str) -> tuple:
             if i not in table.by_id or table.row(i).key != key:
                 raise RuleSetError(where, None, f"mcr row {i} must be {key!r} (the kernel's fan ids)")
         n = max(n, len(keys) + 1)
+    for r in table.rows:
+        unknown = set(r.extra) - ROW_FIELDS
+        if unknown:
+            raise RuleSetError(where, None, f"row {r.id}: unknown field(s) {', '.join(sorted(unknown))}")
     col = np.zeros(len(keys), dtype=np.int64)
     for k, key in enumerate(keys):
         if key in by_key:
@@ -111,6 +295,8 @@ def build_arrays(rules: str, table: RuleTable, where: str) -> tuple:
     red_n = np.zeros(n, dtype=np.int64)
     unless: dict[int, list[int]] = {}
     for r in table.rows:
+        if not isinstance(r.get("standalone", False), bool):
+            raise RuleSetError(where, None, f"row {r.id}: standalone must be true or false")
         if not r.enabled:
             continue
         if r.id in standalone:
@@ -120,44 +306,71 @@ def build_arrays(rules: str, table: RuleTable, where: str) -> tuple:
         red = r.get("reduces")
         if red:
             if (not isinstance(red, list) or len(red) != 1 or not isinstance(red[0], list)
-                    or len(red[0]) != 2 or red[0][0] not in table.by_id):
-                raise RuleSetError(where, None, f"row {r.id}: reduces must be [[id, n]] naming a row")
+                    or len(red[0]) != 2 or red[0][0] not in table.by_id
+                    or not isinstance(red[0][1], int) or red[0][1] < 0 or red[0][0] == r.id):
+                raise RuleSetError(where, None,
+                                   f"row {r.id}: reduces must be [[id, n]] naming another row")
             red_t[r.id], red_n[r.id] = int(red[0][0]), int(red[0][1])
         un = r.get("reduce_unless", []) or []
-        if any(u not in table.by_id for u in un):
-            raise RuleSetError(where, None, f"row {r.id}: reduce_unless names an unknown row")
+        if not isinstance(un, list) or any(u not in table.by_id for u in un):
+            raise RuleSetError(where, None, f"row {r.id}: reduce_unless must list existing rows")
+        if un and not red:
+            raise RuleSetError(where, None, f"row {r.id}: reduce_unless without reduces")
         unless[r.id] = [int(u) for u in un]
     order = [f for f in standalone] + [f for f in table.order if f not in standalone]
     seen = set(order)
     topo = order + [f for f in range(n) if f not in seen]
+    reducers = [f for f in order if red_t[f] > 0]
     p = table.params
     ints = np.zeros(N_INTS, dtype=np.int64)
     ints[I_CODE] = RULES_CODE[name]
     ints[I_NCOLS] = n
     rs = get_rules(name)
     ints[I_FORM_MASK] = sum(1 << f for f in rs.forms)
-    ints[I_PLAYERS] = int(p.get("players", rs.players))
+    ints[I_PLAYERS] = rs.players
     if name == "mcr":
         ints[I_MINIMUM] = int(p.get("minimum", 8))
         ints[I_KONG_COMBO] = int(table.row("concealed_kong_and_melded_kong").enabled)
         ints[I_HEAVEN] = int(bool(p.get("heavenly_hand_no_waits", True)))
         ints[I_FLOWER_COL] = table.row("flower_tiles").id
+        ints[I_WIND_ONCE] = int(WindPungAccount(p.get("seat_prevalent_wind_pung", "account_once"))
+                                == WindPungAccount.ACCOUNT_ONCE)
+        ints[I_FLOWERS_TO_MIN] = int(bool(p.get("flowers_count_to_minimum", False)))
     elif name == "taiwan":
         ints[I_VERY_EARLY] = int(p.get("very_early_max_discards", 5))
         ints[I_EARLY] = int(p.get("early_max_discards", 9))
     else:
         ints[I_MINIMUM] = int(p.get("minimum_fan", 0))
-    arrays = (ints, points, np.array(topo, dtype=np.int64), _id_list(excl, n), red_t, red_n,
-              _id_list(unless, n), col, live, off)
+    arrays = (ints, points, np.array(topo, dtype=np.int64), _id_list(excl, n),
+              np.array(reducers, dtype=np.int64), red_t, red_n, _id_list(unless, n), col,
+              live, off)
     for a in arrays:
         a.setflags(write=False)
     return arrays
 
 
+def _decisions(path: Path) -> list[dict]:
+    try:
+        with open(path, "rb") as fh:
+            raw = tomllib.load(fh).get("decision", [])
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    if not isinstance(raw, list) or not all(isinstance(d, dict) for d in raw):
+        raise RuleSetError(str(path), None, "[[decision]] entries must be tables")
+    for d in raw:
+        try:
+            DecisionMode(d.get("mode"))
+        except ValueError:
+            raise RuleSetError(str(path), None,
+                               f"decision {d.get('name', '?')}: unknown mode {d.get('mode')!r}") from None
+    return raw
+
+
 def _norm_variant(variant: str | None) -> str | None:
     if variant is None or str(variant).lower() in ("", "none", "default", "official"):
         return None
-    return str(variant)
+    v = str(variant)
+    return v if v.endswith(".toml") else v.lower()
 
 
 @functools.lru_cache(maxsize=64)
@@ -166,19 +379,39 @@ def _profile(name: str, variant: str | None) -> RuleProfile:
     keys = PREDICATE_KEYS[name]
     builtin = BUILTIN_VARIANT.get(name)
     path = Path(variant) if variant is not None and variant.endswith(".toml") else None
+    files = [RULES_DIR / f"{base}.toml"]
+    if builtin:
+        files.append(RULES_DIR / f"{base}.{builtin}.toml")
     if path is None:
         if builtin is not None and variant is not None:
-            raise RuleSetError(variant, None, f"{name} is itself a variant; pass a user file path")
-        table = _tbl.load_table(base, builtin or (variant.lower() if variant else None),
-                                predicates=keys)
-        where = str(RULES_DIR / f"{base}.toml")
+            raise RuleSetError(variant, None,
+                               f"{name} is itself a variant of {base}; pass a variant file path")
+        table = _tbl.load_table(base, builtin or variant, predicates=keys)
+        if variant:
+            files.append(RULES_DIR / f"{base}.{variant}.toml")
     else:
         if not path.is_file():
             raise RuleSetError(variant, None, "rule variant file not found")
         table = _tbl.load_table(base, builtin, predicates=keys)
         table = layer(table, path, keys)
-        where = str(path)
-    return RuleProfile(name, variant, table, build_arrays(name, table, where))
+        files.append(path)
+    where = str(files[-1])
+    for f in files[1 + bool(builtin):]:
+        if "structure" in _tbl._read(Path(f)):
+            raise RuleSetError(str(f), None, "a variant cannot change the [structure] "
+                                             "(tiles, forms, players): the kernels are built for it")
+    policies = {}
+    for k, v in table.params.items():
+        checked = _check_param(name, k, v, where)
+        if isinstance(checked, enum.Enum):
+            policies[k] = checked
+    decisions: list[dict] = []
+    for f in files:           # a file that lists decisions replaces the list before it
+        d = _decisions(f)
+        if d:
+            decisions = d
+    return RuleProfile(name, variant, table, build_arrays(name, table, where), policies,
+                       tuple(decisions))
 
 
 def layer(base: RuleTable, path: Path, predicates) -> RuleTable:
@@ -196,11 +429,13 @@ def layer(base: RuleTable, path: Path, predicates) -> RuleTable:
 def get_profile(rules: str, variant: str | Path | None = None) -> RuleProfile:
     """The rule profile of ``rules`` (``mcr``, ``taiwan``, ``tuidaohu``, ``two_player``)
     with an optional ``variant``: a name (``mcr`` + ``"botzone"`` loads
-    ``mcr.botzone.toml``) or the path of a user ``.toml`` variant file."""
+    ``mcr.botzone.toml``) or the path of a user ``.toml`` variant file.
+    Raises :class:`~mjfast.errors.RuleSetError` on anything the scorer cannot honour."""
     name = get_rules(rules).name
     v = _norm_variant(None if variant is None else str(variant))
     return _profile(name, v)
 
 
 __all__ = ["RuleProfile", "get_profile", "build_arrays", "PROFILE_FIELDS", "RULES_CODE",
-           "CODE_MCR", "CODE_TAIWAN", "CODE_TUIDAOHU"]
+           "CODE_MCR", "CODE_TAIWAN", "CODE_TUIDAOHU", "Payers", "DealerRepeat",
+           "SeveralRons", "WindPungAccount", "DecisionMode", "PARAM_SCHEMA"]

@@ -16,7 +16,9 @@ A rule file ``mjfast/rules/<rules>.toml`` holds::
     source = "seed 004 table; GB 2006 §1"
     excludes = [38, 48]         # ids this item rules out when it counts (optional)
     enabled = true              # optional (default true)
-    # any other key is kept in ``Row.extra`` (e.g. ``reduces``, ``cap``, ``note``)
+    aliases = ["..."]           # other names the judges use (optional)
+    # any other key is kept in ``Row.extra`` (``reduces``, ``reduce_unless``,
+    # ``standalone``, ``per``, ``note``; the profile loader rejects others)
 
 A variant ``mjfast/rules/<rules>.<variant>.toml`` overrides the base::
 
@@ -52,7 +54,7 @@ else:  # pragma: no cover
 
 RULES_DIR = Path(__file__).resolve().parent
 
-_CORE = ("id", "key", "points", "en", "zh", "ja", "source", "excludes", "enabled")
+_CORE = ("id", "key", "points", "en", "zh", "ja", "source", "excludes", "enabled", "aliases")
 
 
 @dataclass(frozen=True)
@@ -68,9 +70,15 @@ class Row:
     excludes: tuple[int, ...] = ()
     enabled: bool = True
     extra: Mapping[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()   # other names the judges use (Botzone: 边张 for 独听・边张)
 
     def get(self, name: str, default: Any = None) -> Any:
         return self.extra.get(name, default)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name of the row: en, zh, ja, then the aliases."""
+        return (self.en, self.zh, self.ja) + self.aliases
 
 
 @dataclass(frozen=True)
@@ -178,9 +186,12 @@ def _make_row(raw: Mapping[str, Any], path: Path | str) -> Row:
     enabled = raw.get("enabled", True)
     if not isinstance(enabled, bool):
         raise _err(path, f"{where}: enabled must be true or false")
+    aliases = raw.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(x, str) and x for x in aliases):
+        raise _err(path, f"{where}: aliases must be a list of names")
     extra = {k: v for k, v in raw.items() if k not in _CORE}
     return Row(int(raw["id"]), raw["key"], int(raw["points"]), raw["en"], raw["zh"], raw["ja"],
-               raw["source"], tuple(int(x) for x in exc), enabled, extra)
+               raw["source"], tuple(int(x) for x in exc), enabled, extra, tuple(aliases))
 
 
 def _topological(rows: Iterable[Row], path: Path | str) -> tuple[int, ...]:
@@ -252,7 +263,8 @@ def _apply_overrides(rows: list[Row], overrides: Mapping[str, Any], path: Path) 
         base = out[by_id[rid]]
         raw = {"id": base.id, "key": base.key, "points": base.points, "en": base.en,
                "zh": base.zh, "ja": base.ja, "source": base.source,
-               "excludes": list(base.excludes), "enabled": base.enabled, **dict(base.extra)}
+               "excludes": list(base.excludes), "enabled": base.enabled,
+               "aliases": list(base.aliases), **dict(base.extra)}
         if "id" in ov or "key" in ov:
             raise _err(path, f"rows.{key}: id and key cannot be overridden")
         raw.update(ov)

@@ -1,15 +1,24 @@
 """The rule-set registry: what each rule set's tiles, hand size and winning forms are.
 
-Scoring tables (fans, tai, exclusions, settlement) live beside this file, one data
-file per rule set; this module only holds the structural facts every kernel needs.
+The facts are data, stated once: the ``[structure]`` table of each rule set's file
+beside this module (``mcr.toml``, ``taiwan.toml``, ``tuidaohu.toml``, and
+``tuidaohu.two_player.toml`` over ``tuidaohu.toml``), read here at import. The scoring
+tables of the same files are loaded by :mod:`mjfast.rules._profile`.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ..errors import RuleSetError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 # Winning-form codes, shared by the decomposer, shanten and scorers.
 FORM_REGULAR = 0             # n sets + a pair
@@ -50,19 +59,38 @@ class RuleSet:
         return 4 * len(self.kinds) + (8 if self.flowers else 0)
 
 
-_ALL = tuple(range(34))
-RULESETS: dict[str, RuleSet] = {
-    "mcr": RuleSet("mcr", "MCR / Chinese Official (国标麻将)", 4, 13, 4, _ALL, True,
-                   (FORM_REGULAR, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS,
-                    FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT), 0, True),
-    "taiwan": RuleSet("taiwan", "Taiwan 16-tile (台湾麻雀)", 4, 16, 5, _ALL, True,
-                      (FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET), 16, True),
-    "tuidaohu": RuleSet("tuidaohu", "Tuidaohu (推倒胡)", 4, 13, 4, _ALL, False,
-                        (FORM_REGULAR, FORM_SEVEN_PAIRS), 0, True),
-    "two_player": RuleSet("two_player", "Two-player 64-tile (二人麻雀)", 2, 13, 4,
-                          tuple(range(0, 9)) + tuple(range(27, 34)), False,
-                          (FORM_REGULAR, FORM_SEVEN_PAIRS), 0, False),
-}
+_FILES = {"mcr": ("mcr.toml",), "taiwan": ("taiwan.toml",), "tuidaohu": ("tuidaohu.toml",),
+          "two_player": ("tuidaohu.toml", "tuidaohu.two_player.toml")}
+_FIELDS = ("title", "players", "hand_size", "sets", "kinds", "flowers", "forms", "dead_wall",
+           "chow_allowed")
+
+
+def _load(name: str) -> RuleSet:
+    """The ``[structure]`` table of the rule set's data file(s) (a variant file's entries
+    merged over its base's) as a :class:`RuleSet`."""
+    here = Path(__file__).resolve().parent
+    raw: dict = {}
+    for f in _FILES[name]:
+        with open(here / f, "rb") as fh:
+            raw.update(tomllib.load(fh).get("structure", {}))
+    missing = [k for k in _FIELDS if k not in raw]
+    unknown = set(raw) - set(_FIELDS)
+    if missing or unknown:
+        raise RuleSetError(_FILES[name][-1], None,
+                           f"[structure]: missing {missing}, unknown {sorted(unknown)}")
+    kinds: list[int] = []
+    for lo, hi in raw["kinds"]:
+        kinds.extend(range(int(lo), int(hi) + 1))
+    try:
+        forms = tuple(FORM_NAMES.index(f) for f in raw["forms"])
+    except ValueError as exc:
+        raise RuleSetError(_FILES[name][-1], None, f"[structure]: unknown form ({exc})") from None
+    return RuleSet(name, str(raw["title"]), int(raw["players"]), int(raw["hand_size"]),
+                   int(raw["sets"]), tuple(kinds), bool(raw["flowers"]), forms,
+                   int(raw["dead_wall"]), bool(raw["chow_allowed"]))
+
+
+RULESETS: dict[str, RuleSet] = {name: _load(name) for name in _FILES}
 
 
 def get_rules(rules: str | RuleSet) -> RuleSet:

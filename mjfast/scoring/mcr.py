@@ -43,6 +43,7 @@ class _Tables:
         self.table = table = profile.table
         self.points = profile.arrays[1]
         self.minimum = int(table.params.get("minimum", 8))
+        self.flowers_to_minimum = bool(table.params.get("flowers_count_to_minimum", False))
         self.seat_payment = int(table.params.get("seat_payment", 8))
         fw = table.params.get("false_win", [30, 10])
         self.false_win = (int(fw[0]), int(fw[1]))
@@ -65,9 +66,11 @@ FAN_TABLE = rule_table(None)
 
 
 def _norm_variant(variant: str | None) -> str | None:
+    """``None`` for the official table, else the variant name (lower case) or file path."""
     if variant is None or str(variant).lower() in ("", "none", "default", "official"):
         return None
-    return str(variant).lower()
+    v = str(variant)
+    return v if v.endswith(".toml") else v.lower()
 
 
 # ---------------------------------------------------------------------------------------
@@ -128,7 +131,8 @@ def score_batch(batch: HandBatch, variant: str | None = None):
                              *tb.args(), fans, totals, _chunk(n))
     complete = totals >= 0
     flowers = batch.flowers.astype(np.int32)
-    legal = complete & ((totals - flowers * int(tb.points[K.FLOWER_TILES])) >= tb.minimum)
+    counted = totals if tb.flowers_to_minimum else totals - flowers * int(tb.points[K.FLOWER_TILES])
+    legal = complete & (counted >= tb.minimum)
     return BatchScores(fans, totals, legal, complete, {"flowers": flowers})
 
 

@@ -15,7 +15,6 @@ Every decision and its source: docs/rules-taiwan.md.
 from __future__ import annotations
 
 import functools
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -30,11 +29,6 @@ from ..rules._profile import build_arrays, get_profile
 from ..rules._table import RULES_DIR, Row, RuleTable
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from .result import FanHit, ScoreResult
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 RULES = "taiwan"
 PLAYERS = 4
@@ -110,11 +104,6 @@ class TaiTable:
         return set(r.excludes)
 
 
-def _read_decisions(path) -> list[dict]:
-    with open(path, "rb") as fh:
-        return list(tomllib.load(fh).get("decision", []))
-
-
 def _check_decisions(table: RuleTable, raw: list[dict], path) -> tuple[Decision, ...]:
     """Each decision must agree with the rows' excludes graph (enabled rows)."""
     ids = {r.id: r for r in table.rows}
@@ -172,14 +161,8 @@ def get_table(variant: str | None = None) -> TaiTable:
     ``mjfast/rules/taiwan.X.toml`` or the path of a user ``.toml`` variant file)."""
     profile = get_profile(RULES, variant)
     table = profile.table
-    raw = _read_decisions(RULES_DIR / f"{RULES}.toml")
-    if profile.variant:
-        v = profile.variant
-        vpath = v if v.endswith(".toml") else RULES_DIR / f"{RULES}.{v.lower()}.toml"
-        vraw = _read_decisions(vpath)
-        if vraw:  # a variant that lists decisions replaces the base list
-            raw = vraw
-    decisions = _check_decisions(table, raw, RULES_DIR / f"{RULES}.toml")
+    # the profile's decisions: a variant that lists decisions replaces the base list
+    decisions = _check_decisions(table, list(profile.decisions), RULES_DIR / f"{RULES}.toml")
     by_key = table.by_key
     missing = [k for k in _k.KEYS if k not in by_key]
     if missing:

@@ -60,7 +60,8 @@ class FanTable:
 
     @property
     def settlement(self) -> Mapping[str, Any]:
-        return self.table.params
+        """The table's parameters, with ``players`` from the rule set's structure."""
+        return {**self.table.params, "players": get_rules(self.rules).players}
 
     @property
     def ids(self) -> tuple[int, ...]:
@@ -84,7 +85,7 @@ class FanTable:
 
     @property
     def players(self) -> int:
-        return int(self.settlement["players"])
+        return get_rules(self.rules).players
 
     @property
     def fan_cap(self) -> int:
@@ -96,7 +97,7 @@ class FanTable:
         return np.array([s["kong_open"], s["kong_added"], s["kong_concealed"]], dtype=np.int64)
 
 
-_REQUIRED_PARAMS = ("players", "fan_cap", "kong_open", "kong_added", "kong_concealed", "fee")
+_REQUIRED_PARAMS = ("fan_cap", "kong_open", "kong_added", "kong_concealed", "fee")
 _POLICIES = {"win_self_drawn_payers": ("all_others",),
              "win_discard_payers": ("discarder", "all_others"),
              "dealer_repeat": ("dealer_win_or_draw",),

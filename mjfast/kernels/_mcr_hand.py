@@ -1,0 +1,608 @@
+"""MCR: one hand scored as the calculators do it (see docs/rules-mcr.md).
+
+1. the winning flags are normalised (a held copy of the winning tile rules out 和绝张, three
+   copies in the hand's own melds imply it; kong flags that cannot hold are dropped);
+2. with 0 or 1 melds the knitted-straight form (组合龙 + a set + a pair) is tried first;
+   concealed hands then try seven pairs / thirteen orphans / honors-and-knitted;
+3. otherwise (or when the special form is seven pairs) every regular division from
+   :func:`mjfast.kernels._decompose.divisions` plus the called melds is evaluated: each fan
+   predicate (:mod:`._mcr_fans`), the winning-tile placement (a discard win completes a
+   concealed pung only when no concealed chow can take the tile; the wait fans count when
+   the hand waited on one tile only, :mod:`._mcr_waits`), then the rule profile's
+   exclusion graph and account-once deductions (:mod:`._exclude`);
+4. the highest total wins; between equal totals the division that the reference
+   calculator meets first (sets ordered by m < s < p < honors, pung before chow) wins.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._config import JIT_OPTIONS
+from ._mcr_fans import (
+    ALL_CHOWS, BIG_THREE_WINDS, CHICKEN_HAND, CONCEALED_HAND, FOUR_KONGS,
+    FULLY_CONCEALED_HAND, F_FIRST_TURN, F_FOURTH_TILE, F_KONG_REPLACEMENT, F_LAST_TILE,
+    F_ROBBING_KONG, F_SELF_DRAWN, GREATER_HONORS_KNITTED, KNITTED, KNITTED_STRAIGHT,
+    LESSER_HONORS_KNITTED, LITTLE_FOUR_WINDS, LITTLE_THREE_DRAGONS, MELDED_HAND,
+    NINE_GATES, N_FANS, PURE_TERMINAL_CHOWS, PURE_TRIPLE_CHOW, P_CHOW, P_KONG, P_PAIR,
+    P_PUNG, REF_CODE, REF_ORDER, REF_RANK, SEAT_WIND, SELF_DRAWN_FAN, SEVEN_PAIRS,
+    SEVEN_SHIFTED_PAIRS, SINGLE_WAIT, THIRTEEN_ORPHANS, THREE_SUITED_TERMINAL_CHOWS,
+    TRAIT_FANS, TRIPLE_PUNG, TWO_DRAGONS_PUNGS, W_4TH, W_HEAVEN, W_KONG, W_LAST, W_SELF,
+    _by_packs_traits, _by_rank_range, _by_suits, _by_traits, _by_win_flag, _four_chows,
+    _four_pungs, _hand_traits, _is_dragon, _is_term_or_honor, _is_wind, _kongs,
+    _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
+    _two_pungs_fan, _wait_shape, _wind_pung)
+from ._mcr_waits import _fast_waits
+from ..rules._profile import I_HEAVEN, I_KONG_COMBO, I_WIND_ONCE
+from ._decompose import divisions_into
+from ._exclude import apply_exclusions
+
+# integer division / modulo by constants only: no divide-by-zero checks needed
+_JIT = dict(JIT_OPTIONS, error_model="numpy")
+
+
+# ---------------------------------------------------------------------------------------
+# one hand
+# ---------------------------------------------------------------------------------------
+@njit(**_JIT)
+def _sort_into(src, n, dst):
+    for i in range(n):
+        v = src[i]
+        j = i - 1
+        while j >= 0 and dst[j] > v:
+            dst[j + 1] = dst[j]
+            j -= 1
+        dst[j + 1] = v
+
+
+@njit(**_JIT)
+def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, work, ft,
+              work_fans, dscr, sc, suit_tab):
+    """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;
+    ``prof`` the rule profile's arrays (:mod:`mjfast.rules._profile`).
+    Writes fan counts into ft_best (int32[N_FANS], flowers not included) and returns the
+    total without flowers, or -1 when the hand is not complete (ft_best is then
+    undefined; every path that returns a total has written all of it)."""
+    ints, points, topo, excl, reducers, red_t, red_n, red_unless, _col, _live, off = prof
+    kong_combo = ints[I_KONG_COMBO] != 0
+    heaven_no_waits = ints[I_HEAVEN] != 0
+    # a pung of the seat wind that is also the prevalent wind: one account-once deduction
+    wind_skip = SEAT_WIND if (seat == prevalent and ints[I_WIND_ONCE] != 0) else 0
+    # ---- standing tiles (without the winning tile), tiles of the fixed melds ------------
+    st = work[0]
+    tc = work[1]      # every tile of the hand, kongs as 4
+    meld_cnt = work[2]  # copies in fixed melds (kongs as 4)
+    n_st = -1
+    for t in range(34):
+        v = c[t]
+        st[t] = v
+        tc[t] = v
+        meld_cnt[t] = 0
+        n_st += v
+    st[win] -= 1
+    fixed_melded = 0
+    n_fixed_kongs = 0
+    any_kong = False
+    for j in range(nm):
+        kind = melds[j, 0]
+        tile = melds[j, 1]
+        if kind == 0:
+            for d in range(3):
+                tc[tile + d] += 1
+                meld_cnt[tile + d] += 1
+            fixed_melded += 1
+        elif kind == 1:
+            tc[tile] += 3
+            meld_cnt[tile] += 3
+            fixed_melded += 1
+        else:
+            tc[tile] += 4
+            meld_cnt[tile] += 4
+            n_fixed_kongs += 1
+            any_kong = True
+            if not (melds[j, 2] & 1):
+                fixed_melded += 1
+    # ---- winning flags ----------------------------------------------------------------
+    wf = 0
+    if fl & F_SELF_DRAWN:
+        wf |= W_SELF
+    if fl & F_FOURTH_TILE:
+        wf |= W_4TH
+    if fl & F_LAST_TILE:
+        wf |= W_LAST
+    if fl & (F_KONG_REPLACEMENT | F_ROBBING_KONG):
+        wf |= W_KONG
+    if heaven_no_waits and (fl & F_FIRST_TURN) and (fl & F_SELF_DRAWN):
+        wf |= W_HEAVEN
+    if st[win] > 0:
+        wf &= ~W_4TH
+    if meld_cnt[win] == 3:
+        wf |= W_4TH
+    if wf & W_KONG:
+        if wf & W_SELF:
+            if not any_kong:
+                wf &= ~W_KONG
+        else:
+            if meld_cnt[win] > 0 or st[win] > 0:
+                wf &= ~W_KONG
+    win_code = REF_CODE[win]
+    best = -1
+    special_seven_pairs = False
+    # ---- knitted straight + set + pair (0 or 1 melds) -------------------------------------
+    if nm <= 1:
+        perm = -1
+        for p in range(6):
+            ok = True
+            for g in range(3):
+                base = KNITTED[p, g] * 9 + g
+                if c[base] == 0 or c[base + 3] == 0 or c[base + 6] == 0:
+                    ok = False
+                    break
+            if ok:
+                perm = p
+                break
+        if perm >= 0:
+            rest = work[4]
+            for t in range(34):
+                rest[t] = c[t]
+            for g in range(3):
+                s = KNITTED[perm, g]
+                for j in range(3):
+                    rest[s * 9 + g + 3 * j] -= 1
+            nd = divisions_into(rest, 1, divbuf, dscr)
+            if nd == 1:
+                for f in range(N_FANS):
+                    ft[f] = 0
+                ft[KNITTED_STRAIGHT] = 1
+                # the fourth set: the fixed meld or the division's set
+                if nm == 1:
+                    k4 = melds[0, 0]
+                    t4 = melds[0, 1]
+                    mel4 = not (k4 == 2 and (melds[0, 2] & 1))
+                else:
+                    k4 = divbuf[0, 3]
+                    t4 = divbuf[0, 4]
+                    mel4 = False
+                pair = divbuf[0, 1]
+                pk_kind = sc[0]
+                pk_code = sc[1]
+                if k4 == 0:
+                    pk_kind[0] = P_CHOW
+                    pk_code[0] = REF_CODE[t4 + 1]
+                    if REF_CODE[pair] < 0x40:
+                        ft[ALL_CHOWS] = 1
+                else:
+                    pk_kind[0] = P_KONG if k4 == 2 else P_PUNG
+                    pk_code[0] = REF_CODE[t4]
+                    kc = sc[3]
+                    kk = sc[4]
+                    km = sc[5]
+                    kc[0] = pk_code[0]
+                    kk[0] = pk_kind[0]
+                    km[0] = mel4
+                    _kongs(kc, kk, km, 1, ft, kong_combo)
+                pk_kind[1] = P_PAIR
+                pk_code[1] = REF_CODE[pair]
+                _by_win_flag(wf, ft)
+                if nm == 0 or (k4 == 2 and not mel4):
+                    if wf & W_SELF:
+                        ft[FULLY_CONCEALED_HAND] = 1
+                    else:
+                        ft[CONCEALED_HAND] = 1
+                # tiles: knitted 9 + the set + the pair
+                kt = work[5]
+                for t in range(34):
+                    kt[t] = 0
+                for g in range(3):
+                    s = KNITTED[perm, g]
+                    for j in range(3):
+                        kt[s * 9 + g + 3 * j] += 1
+                if k4 == 0:
+                    for d in range(3):
+                        kt[t4 + d] += 1
+                else:
+                    kt[t4] += 4 if k4 == 2 else 3
+                kt[pair] += 2
+                _by_suits(kt, ft)
+                _tile_hog(kt, 1 if k4 == 2 else 0, ft)
+                if nm == 0:
+                    if not (wf & W_HEAVEN):
+                        # the calculators rebuild the waiting tiles from the non-knitted part
+                        # minus the winning tile (a 16-bit count that wraps when the winning
+                        # tile sits in the knitted part), keeping at most 4 tiles
+                        tmp = work[6]
+                        for t in range(34):
+                            tmp[t] = 0
+                        got = 0
+                        for k in range(34):
+                            t = REF_ORDER[k]
+                            n = rest[t] - (1 if t == win else 0)
+                            if n < 0:
+                                n = 4
+                            while n > 0 and got < 4:
+                                tmp[t] += 1
+                                got += 1
+                                n -= 1
+                            if got == 4:
+                                break
+                        wt = work[7]
+                        wc = _fast_waits(tmp, got, wt, work[8], 2, suit_tab, work[9])
+                        if wc > 0:
+                            # no seven-pairs waits here (two packs only)
+                            pk_mel = sc[2]
+                            pk_mel[0] = 0
+                            pk_mel[1] = 0
+                            _wait_shape(ft, wc, pk_kind, pk_code, pk_mel, 0, 2, win_code)
+                elif c[win] > 1:
+                    ft[SINGLE_WAIT] = 1
+                if k4 != 0 and _is_wind(pk_code[0]):
+                    _wind_pung(pk_code[0], prevalent, seat, ft)
+                apply_exclusions(ft, topo, excl, reducers, red_t, red_n, red_unless, off,
+                                 wind_skip)
+                tot = _total(ft, points)
+                best = tot
+                for f in range(N_FANS):
+                    ft_best[f] = ft[f]
+                return best
+    # ---- seven pairs / thirteen orphans / honors and knitted (no melds) -------------------
+    if nm == 0:
+        for f in range(N_FANS):
+            ft[f] = 0
+        found = False
+        pairs_ok = True
+        for t in range(34):
+            if c[t] % 2 == 1:
+                pairs_ok = False
+                break
+        if pairs_ok:
+            # seven shifted pairs: seven consecutive kinds of one suit, two of each
+            shifted = False
+            for base in (0, 9, 18):
+                for lo in range(3):
+                    ok = True
+                    for k in range(7):
+                        if c[base + lo + k] != 2:
+                            ok = False
+                            break
+                    if ok:
+                        shifted = True
+            if shifted:
+                ft[SEVEN_SHIFTED_PAIRS] = 1
+                _by_traits(c, ft)
+            else:
+                ft[SEVEN_PAIRS] = 1
+                special_seven_pairs = True
+                _by_suits(c, ft)
+                _by_traits(c, ft)
+                _by_rank_range(c, ft)
+                _tile_hog(c, 0, ft)
+            found = True
+        else:
+            # thirteen orphans
+            ok = True
+            for t in range(34):
+                if c[t] > 0 and not _is_term_or_honor(REF_CODE[t]):
+                    ok = False
+                    break
+            if ok:
+                for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33):
+                    if c[t] == 0:
+                        ok = False
+                        break
+            if ok:
+                ft[THIRTEEN_ORPHANS] = 1
+                found = True
+            else:
+                # honors and knitted tiles
+                nnum = 0
+                distinct = True
+                for t in range(34):
+                    if c[t] > 1:
+                        distinct = False
+                    if t < 27:
+                        nnum += c[t]
+                if distinct and nnum >= 7 and nnum <= 9:
+                    fits = False
+                    for p in range(6):
+                        good = True
+                        for t in range(27):
+                            if c[t] > 0:
+                                g = t % 9 % 3
+                                if KNITTED[p, g] != t // 9:
+                                    good = False
+                                    break
+                        if good:
+                            fits = True
+                            break
+                    if fits:
+                        if nnum == 7:
+                            ft[GREATER_HONORS_KNITTED] = 1
+                        else:
+                            ft[LESSER_HONORS_KNITTED] = 1
+                            if nnum == 9:
+                                ft[KNITTED_STRAIGHT] = 1
+                        found = True
+        if found:
+            _by_win_flag(wf, ft)
+            apply_exclusions(ft, topo, excl, reducers, red_t, red_n, red_unless, off, 0)
+            best = _total(ft, points)
+            for f in range(N_FANS):
+                ft_best[f] = ft[f]
+            if not special_seven_pairs:
+                return best
+    # ---- regular divisions -----------------------------------------------------------------
+    nd = divisions_into(c, 1, divbuf, dscr)
+    if nd == 0:
+        return best
+    wait_cnt = -1
+    waits = work[7]
+    pk_kind = sc[0]
+    pk_code = sc[1]
+    pk_mel = sc[2]
+    pg_code = sc[3]
+    pg_kind = sc[4]
+    pg_mel = sc[5]
+    ch = sc[6]
+    keys = sc[7]
+    dtot = sc[8]
+    dkeys = sc[9]
+    dpref = sc[10]
+    srt = sc[12]
+    tmp = sc[13]
+    hf = sc[15]
+    hf_ids = sc[14, 16:120]
+    hand_done = False
+    nhf = 0
+    ftbuf = work_fans[:nd]
+    heaven = (wf & W_HEAVEN) != 0
+    for d in range(nd):
+        for f in range(N_FANS):
+            ft[f] = 0
+        # packs: fixed melds, the division's sets, the pair
+        npk = 0
+        for j in range(nm):
+            kind = melds[j, 0]
+            tile = melds[j, 1]
+            if kind == 0:
+                pk_kind[npk] = P_CHOW
+                pk_code[npk] = REF_CODE[tile + 1]
+                pk_mel[npk] = True
+            elif kind == 1:
+                pk_kind[npk] = P_PUNG
+                pk_code[npk] = REF_CODE[tile]
+                pk_mel[npk] = True
+            else:
+                pk_kind[npk] = P_KONG
+                pk_code[npk] = REF_CODE[tile]
+                pk_mel[npk] = not (melds[j, 2] & 1)
+            npk += 1
+        ns = divbuf[d, 2]
+        for i in range(ns):
+            kind = divbuf[d, 3 + 2 * i]
+            tile = divbuf[d, 4 + 2 * i]
+            if kind == 0:
+                pk_kind[npk] = P_CHOW
+                pk_code[npk] = REF_CODE[tile + 1]
+                keys[i] = REF_RANK[tile] * 2 + 1
+            else:
+                pk_kind[npk] = P_PUNG
+                pk_code[npk] = REF_CODE[tile]
+                keys[i] = REF_RANK[tile] * 2
+            pk_mel[npk] = False
+            npk += 1
+        pair = divbuf[d, 1]
+        pk_kind[npk] = P_PAIR
+        pk_code[npk] = REF_CODE[pair]
+        pk_mel[npk] = False
+        npk += 1
+        # the reference's order of divisions: sorted set keys, lexicographic (only needed
+        # to choose between several divisions)
+        dkey = 0
+        if nd > 1:
+            for i in range(1, ns):
+                v = keys[i]
+                j = i - 1
+                while j >= 0 and keys[j] > v:
+                    keys[j + 1] = keys[j]
+                    j -= 1
+                keys[j + 1] = v
+            for i in range(ns):
+                dkey = dkey * 128 + keys[i]
+        # chows and pungs
+        nch = 0
+        npg = 0
+        for i in range(npk - 1):
+            if pk_kind[i] == P_CHOW:
+                ch[nch] = pk_code[i]
+                nch += 1
+            else:
+                pg_code[npg] = pk_code[i]
+                pg_kind[npg] = pk_kind[i]
+                pg_mel[npg] = pk_mel[i]
+                npg += 1
+        _by_win_flag(wf, ft)
+        if not (wf & W_SELF):
+            can_chow = False
+            for i in range(npk - 1):
+                if pk_kind[i] == P_CHOW and not pk_mel[i]:
+                    m = pk_code[i]
+                    if m - 1 == win_code or m == win_code or m + 1 == win_code:
+                        can_chow = True
+            if not can_chow:
+                for i in range(npg):
+                    if pg_code[i] == win_code and not pg_mel[i]:
+                        pg_mel[i] = True
+        if npg > 0:
+            _kongs(pg_code, pg_kind, pg_mel, npg, ft, kong_combo)
+        pair_code = REF_CODE[pair]
+        if nch == 4:
+            # three-suited / pure terminal chows
+            done = False
+            if (pair_code & 15) == 5:
+                ps = pair_code >> 4
+                lo = sc[14, 0:5]
+                hi = sc[14, 5:10]
+                for k in range(10):
+                    sc[14, k] = 0
+                ok3 = True
+                okp = True
+                n123 = 0
+                n789 = 0
+                for i in range(4):
+                    s = ch[i] >> 4
+                    r = ch[i] & 15
+                    if s == ps:
+                        ok3 = False
+                    else:
+                        okp = False
+                    if r == 2:
+                        lo[s] += 1
+                        n123 += 1
+                    elif r == 8:
+                        hi[s] += 1
+                        n789 += 1
+                    else:
+                        ok3 = False
+                        okp = False
+                if ok3 and ps >= 1 and ps <= 3:
+                    good = True
+                    for s in range(1, 4):
+                        if s != ps and (lo[s] == 0 or hi[s] == 0):
+                            good = False
+                    if good:
+                        ft[THREE_SUITED_TERMINAL_CHOWS] = 1
+                        done = True
+                if not done and okp and n123 == 2 and n789 == 2:
+                    ft[PURE_TERMINAL_CHOWS] = 1
+                    done = True
+            if not done:
+                _sort_into(ch, 4, srt)
+                _four_chows(srt, ft, tmp)
+        elif nch == 3:
+            _sort_into(ch, 3, srt)
+            _three_chows(srt, ft, tmp)
+        elif nch == 2:
+            g = _two_chows_fan(ch[0], ch[1])
+            if g != 0:
+                ft[g] += 1
+            g = _two_pungs_fan(pg_code[0], pg_code[1])
+            if g != 0:
+                ft[g] += 1
+        elif nch == 1:
+            _sort_into(pg_code, 3, srt)
+            _three_pungs(srt, ft)
+        else:
+            _sort_into(pg_code, 4, srt)
+            _four_pungs(srt, ft)
+        if not heaven and n_st == 13 and _nine_gates(st):
+            ft[NINE_GATES] = 1
+        # concealment
+        if fixed_melded == 0:
+            if wf & W_SELF:
+                ft[FULLY_CONCEALED_HAND] = 1
+            else:
+                ft[CONCEALED_HAND] = 1
+        elif fixed_melded == 4:
+            if wf & W_SELF:
+                ft[SELF_DRAWN_FAN] = 1
+            else:
+                ft[MELDED_HAND] = 1
+        # the pair
+        if nch == 4:
+            if pair_code < 0x40:
+                ft[ALL_CHOWS] = 1
+        elif ft[TWO_DRAGONS_PUNGS] > 0:
+            if _is_dragon(pair_code):
+                ft[LITTLE_THREE_DRAGONS] = 1
+        elif ft[BIG_THREE_WINDS] > 0:
+            if _is_wind(pair_code):
+                ft[LITTLE_FOUR_WINDS] = 1
+        _by_packs_traits(pk_kind, pk_code, npk, ft)
+        # whole-hand traits (suits, tile kinds, rank bands, tile hog): the same for every
+        # division, computed once
+        if not hand_done:
+            for k in range(TRAIT_FANS.shape[0]):
+                hf[TRAIT_FANS[k]] = 0
+            _hand_traits(tc, n_fixed_kongs, hf)
+            nhf = 0
+            for k in range(TRAIT_FANS.shape[0]):
+                f = TRAIT_FANS[k]
+                if hf[f] != 0:
+                    hf_ids[nhf] = f
+                    nhf += 1
+            hand_done = True
+        for k in range(nhf):
+            ft[hf_ids[k]] += hf[hf_ids[k]]
+        cand = False
+        if not heaven and ft[MELDED_HAND] == 0 and ft[FOUR_KONGS] == 0:
+            cand = pair == win
+            for i in range(nm, npk - 1):
+                if pk_kind[i] == P_CHOW and pk_code[i] - win_code <= 1 and win_code - pk_code[i] <= 1:
+                    cand = True
+        if cand:
+            # the waits are only needed when this division places the winning tile in an
+            # edge / closed / single position; whether there is exactly one is all that
+            # matters (the search stops at two)
+            if wait_cnt < 0:
+                wait_cnt = _fast_waits(st, n_st, waits, work[8], 2, suit_tab, work[9])
+                if wait_cnt == 1 and nm == 0:
+                    # seven-pairs waits join the regular ones
+                    npairs = 0
+                    single = -1
+                    for t in range(34):
+                        npairs += st[t] // 2
+                        if st[t] % 2 == 1:
+                            single = t
+                    if npairs == 6 and n_st == 13 and single >= 0 and not waits[single]:
+                        waits[single] = True
+                        wait_cnt += 1
+            if wait_cnt > 0:
+                _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_mel, nm, npk, win_code)
+        for i in range(npg):
+            if _is_wind(pg_code[i]):
+                _wind_pung(pg_code[i], prevalent, seat, ft)
+        apply_exclusions(ft, topo, excl, reducers, red_t, red_n, red_unless, off, wind_skip)
+        # branch-free: zeros add nothing, and the OR is 0 only when every count is
+        tot = 0
+        nz = 0
+        for f in range(N_FANS):
+            v = ft[f]
+            tot += v * points[f]
+            nz |= v
+        if nz == 0:
+            ft[CHICKEN_HAND] = 1
+            tot = points[CHICKEN_HAND]
+        if nd == 1:
+            # one division: no ordering to emulate
+            if tot > best or (tot == best and special_seven_pairs):
+                for f in range(N_FANS):
+                    ft_best[f] = ft[f]
+                return tot
+            return best
+        dtot[d] = tot
+        dkeys[d] = dkey
+        dpref[d] = ft[PURE_TRIPLE_CHOW] > 0 or ft[TRIPLE_PUNG] > 0
+        for f in range(N_FANS):
+            ftbuf[d, f] = ft[f]
+    # the calculators meet the divisions in the order of their sorted sets and keep the
+    # first highest total, except that a later equal reading with 一色三同顺 or 三同刻
+    # (or any regular reading equal to seven pairs) replaces it
+    done = sc[11]
+    for d in range(nd):
+        done[d] = 0
+    sel = -1
+    for _ in range(nd):
+        k = -1
+        for d in range(nd):
+            if not done[d] and (k < 0 or dkeys[d] < dkeys[k]):
+                k = d
+        done[k] = True
+        if dtot[k] > best or (dtot[k] == best and (dpref[k] or special_seven_pairs)):
+            best = dtot[k]
+            sel = k
+    if sel >= 0:
+        for f in range(N_FANS):
+            ft_best[f] = ftbuf[sel, f]
+    return best
+
+

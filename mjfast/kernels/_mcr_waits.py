@@ -1,0 +1,256 @@
+"""MCR wait search: which tiles complete a ready hand (the wait fans need to know whether
+the hand waited on one tile only), as the calculators' wait test (counts uncapped)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._config import JIT_OPTIONS
+
+# integer division / modulo by constants only: no divide-by-zero checks needed
+_JIT = dict(JIT_OPTIONS, error_model="numpy")
+
+
+# ---------------------------------------------------------------------------------------
+# regular-form completeness and waits (counts uncapped, as the calculators' wait test)
+# ---------------------------------------------------------------------------------------
+@njit(**_JIT)
+def _sets_only(c, tmp):
+    """Whether counts c split into pungs and chows (greedy from the lowest tile: a pung
+    is always safe to take there). Counts may exceed 4. tmp is scratch (34,)."""
+    for t in range(34):
+        tmp[t] = c[t]
+    for t in range(34):
+        k = tmp[t]
+        if k == 0:
+            continue
+        if k >= 3:
+            k -= 3
+            if k >= 3:
+                k -= 3
+        if k == 0:
+            continue
+        if t >= 27 or t % 9 > 6 or tmp[t + 1] < k or tmp[t + 2] < k:
+            return False
+        tmp[t + 1] -= k
+        tmp[t + 2] -= k
+    return True
+
+
+@njit(**_JIT)
+def _complete(c, tmp):
+    """Whether counts c form a regular hand (sets + one pair); counts may exceed 4."""
+    total = 0
+    for t in range(34):
+        total += c[t]
+    if total % 3 != 2:
+        return False
+    for p in range(34):
+        if c[p] >= 2:
+            c[p] -= 2
+            ok = _sets_only(c, tmp)
+            c[p] += 2
+            if ok:
+                return True
+    return False
+
+
+@njit(**_JIT)
+def _regular_waits(s, n, out, tmp, stop):
+    """Tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into out[34];
+    returns how many."""
+    k = 0
+    for t in range(34):
+        out[t] = False
+    if n % 3 != 1:
+        return 0
+    for t in range(34):
+        # a wait must be next to a held tile (or be one)
+        near = s[t] > 0
+        if not near and t < 27:
+            r = t % 9
+            if r >= 1 and s[t - 1] > 0:
+                near = True
+            elif r >= 2 and s[t - 2] > 0:
+                near = True
+            elif r <= 7 and s[t + 1] > 0:
+                near = True
+            elif r <= 6 and s[t + 2] > 0:
+                near = True
+        if not near:
+            continue
+        s[t] += 1
+        ok = _complete(s, tmp)
+        s[t] -= 1
+        if ok:
+            out[t] = True
+            k += 1
+            if k >= stop:
+                return k
+    return k
+
+
+POW5 = np.array([5 ** k for k in range(10)], dtype=np.int64)
+
+
+@njit(**_JIT)
+def build_suit_table():
+    """uint8[5**9]: for the base-5 code of a suit's counts (0..4 each), bit 0 = the suit
+    splits into sets only, bit 1 = into sets and one pair."""
+    n = 5 ** 9
+    out = np.zeros(n, dtype=np.uint8)
+    c = np.zeros(9, dtype=np.int64)
+    tmp = np.zeros(9, dtype=np.int64)
+    for code in range(n):
+        x = code
+        total = 0
+        for r in range(9):
+            c[r] = x % 5
+            x //= 5
+            total += c[r]
+        if total % 3 == 0:
+            if _suit_sets_only(c, tmp):
+                out[code] |= 1
+        elif total % 3 == 2:
+            for p in range(9):
+                if c[p] >= 2:
+                    c[p] -= 2
+                    ok = _suit_sets_only(c, tmp)
+                    c[p] += 2
+                    if ok:
+                        out[code] |= 2
+                        break
+    return out
+
+
+@njit(**_JIT)
+def _suit_sets_only(c, tmp):
+    for r in range(9):
+        tmp[r] = c[r]
+    for r in range(9):
+        k = tmp[r]
+        if k == 0:
+            continue
+        if k >= 3:
+            k -= 3
+        if k == 0:
+            continue
+        if r > 6 or tmp[r + 1] < k or tmp[r + 2] < k:
+            return False
+        tmp[r + 1] -= k
+        tmp[r + 2] -= k
+    return True
+
+
+@njit(**_JIT)
+def _honor_bits(st, extra):
+    """bit 0: honors (with ``extra`` added, -1 none) are pungs only; bit 1: pungs + one pair."""
+    pairs = 0
+    for t in range(27, 34):
+        k = st[t] + (1 if t == extra else 0)
+        if k == 2:
+            pairs += 1
+        elif k != 0 and k != 3:
+            return 0
+    if pairs == 0:
+        return 1
+    if pairs == 1:
+        return 2
+    return 0
+
+
+@njit(**_JIT)
+def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
+    """:func:`_regular_waits` with the per-suit table (same result).
+
+    Adding tile t changes one group (a suit or the honors); the hand is complete when
+    that group becomes "sets + pair" and the others are "sets", or it becomes "sets" and
+    exactly one other group is "sets + pair" (a group cannot be both). So each group is
+    tried only when the other three allow it, and then only its tiles next to held ones."""
+    k = 0
+    for t in range(34):
+        out[t] = False
+    if n % 3 != 1:
+        return 0
+    keys = kb[0:3]
+    bits = kb[4:8]
+    for g in range(3):
+        key = 0
+        for r in range(9):
+            key += s[g * 9 + r] * POW5[r]
+        keys[g] = key
+        bits[g] = suit_tab[key]
+    bits[3] = _honor_bits(s, -1)
+    for g in range(4):
+        others_sets = True
+        others_pair = 0
+        for i in range(4):
+            if i != g and not (bits[i] & 1):
+                others_sets = False
+                others_pair += 1 if bits[i] & 2 else 2
+        if others_sets:
+            need = 2
+        elif others_pair == 1:
+            need = 1
+        else:
+            continue
+        if g < 3:
+            base = g * 9
+            for r in range(9):
+                t = base + r
+                near = s[t] > 0
+                if not near:
+                    if r >= 1 and s[t - 1] > 0:
+                        near = True
+                    elif r >= 2 and s[t - 2] > 0:
+                        near = True
+                    elif r <= 7 and s[t + 1] > 0:
+                        near = True
+                    elif r <= 6 and s[t + 2] > 0:
+                        near = True
+                if not near:
+                    continue
+                if s[t] >= 4:
+                    # a fifth copy: outside the table, the slow test (the calculators count it)
+                    s[t] += 1
+                    ok = _complete(s, tmp)
+                    s[t] -= 1
+                else:
+                    ok = (suit_tab[keys[g] + POW5[r]] & need) != 0
+                if ok:
+                    out[t] = True
+                    k += 1
+                    if k >= stop:
+                        return k
+        else:
+            for t in range(27, 34):
+                if s[t] == 0:
+                    continue
+                if s[t] >= 4:
+                    s[t] += 1
+                    ok = _complete(s, tmp)
+                    s[t] -= 1
+                else:
+                    ok = (_honor_bits(s, t) & need) != 0
+                if ok:
+                    out[t] = True
+                    k += 1
+                    if k >= stop:
+                        return k
+    return k
+
+
+@njit(**_JIT)
+def _groups_complete(bits):
+    for j in range(4):
+        if bits[j] & 2:
+            good = True
+            for i in range(4):
+                if i != j and not (bits[i] & 1):
+                    good = False
+                    break
+            if good:
+                return True
+    return False
+
+

@@ -1,0 +1,179 @@
+"""The one rule profile (mjfast.rules._profile): loaded from the TOML files, the data is
+the whole truth (a variant file's exclusion / value / policy change reaches the scorers),
+an edit the scorer cannot honour is a RuleSetError at load."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mjfast.errors import RuleSetError
+from mjfast.notation import parse_hand
+from mjfast.rules._profile import (PROFILE_FIELDS, DecisionMode, Payers, WindPungAccount,
+                                   get_profile)
+from mjfast.scoring import mcr, taiwan, tuidaohu
+
+RULES = [("mcr", None), ("mcr", "botzone"), ("mcr", "seed"), ("taiwan", None),
+         ("tuidaohu", None), ("two_player", None)]
+
+
+def _variant(tmp_path, name: str, text: str) -> str:
+    p = tmp_path / f"{name}.study.toml"
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+@pytest.mark.parametrize("rules,variant", RULES)
+def test_one_layout_for_every_rule_set(rules, variant):
+    prof = get_profile(rules, variant)
+    args = prof.kernel_args()
+    assert len(args) == len(PROFILE_FIELDS)
+    assert all(a.dtype == np.int64 for a in args)
+    assert [a.ndim for a in args] == [1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1]
+    n = prof.n_cols
+    assert sorted(args[2].tolist()) == list(range(n))          # topo: every column once
+    for r in prof.rows:
+        assert args[1][r.id] == (r.points if r.enabled else 0)
+    assert prof.content_hash() == get_profile(rules, variant).content_hash()
+
+
+def test_content_hash_follows_the_content(tmp_path):
+    base = get_profile("mcr")
+    assert base.content_hash() != get_profile("mcr", "botzone").content_hash()
+    same = _variant(tmp_path, "mcr", "# nothing changes\n[variant]\nname = 'x'\n")
+    assert get_profile("mcr", same).content_hash() == base.content_hash()
+    moved = _variant(tmp_path, "mcr2", "[rows.54]\npoints = 7\n")
+    assert get_profile("mcr", moved).content_hash() != base.content_hash()
+
+
+def test_names_and_judges_aliases():
+    p = get_profile("mcr")
+    assert p.row("边张").id == 77 and p.row("嵌张").id == 78 and p.row("单钓将").id == 79
+    assert p.row("独听・单钓").id == 79 and p.row("Single Wait").id == 79
+    assert p.row("single_wait").aliases == ("单钓将",)
+    assert p.sources and p.structure.players == 4
+
+
+def test_policies_are_enums():
+    t = get_profile("tuidaohu")
+    assert t.policies["win_discard_payers"] is Payers.DISCARDER
+    assert get_profile("mcr").policies["seat_prevalent_wind_pung"] is WindPungAccount.ACCOUNT_ONCE
+    assert {DecisionMode(d["mode"]) for d in get_profile("taiwan").decisions} >= {
+        DecisionMode.CUMULATIVE, DecisionMode.REPLACES, DecisionMode.HIGHEST}
+    assert get_profile("two_player").caps == {"fan_cap": 6}
+
+
+@pytest.mark.parametrize("rules,text", [
+    ("mcr", "[params]\nminimun = 8\n"),                              # unknown parameter
+    ("mcr", "[params]\nseat_prevalent_wind_pung = 'twice'\n"),        # unknown policy
+    ("taiwan", "[params]\ndealer_bonus_on_nondealer_tsumo = true\n"),  # not implemented
+    ("tuidaohu", "[params]\nwin_self_drawn_payers = 'discarder'\n"),  # not implemented
+    ("tuidaohu", "[rows.8]\nexcludes = [9]\n"),                      # a cycle
+    ("mcr", "[rows.4]\nreduces = [[73, 1], [60, 1]]\n"),             # one deduction per row
+    ("mcr", "[rows.4]\nbonus = 3\n"),                                # unknown row field
+    ("taiwan", "[rows.7]\nexcludes = []\n"),                         # contradicts a decision
+    ("mcr", "[rows.12]\nkey = 'other'\n"),                           # keys are code's
+])
+def test_edits_the_scorer_cannot_honour_are_typed_errors(tmp_path, rules, text):
+    with pytest.raises(RuleSetError):
+        path = _variant(tmp_path, rules, text)
+        if rules == "taiwan":
+            taiwan.get_table(path)
+        else:
+            get_profile(rules, path)
+
+
+def test_unknown_variant_name():
+    with pytest.raises(RuleSetError):
+        get_profile("mcr", "no_such_variant")
+    with pytest.raises(RuleSetError):
+        get_profile("mcr", "/no/such/file.toml")
+
+
+# ---- a flipped exclusion in a temporary variant file moves the totals ----------------------
+def _mcr_total(text, variant=None, **sit):
+    return mcr.score_hand(parse_hand(text, rules="mcr", **sit), variant=variant).total
+
+
+def test_mcr_exclusion_flip(tmp_path):
+    hand = "[CCC,1]FFF123m456p7s7s"          # 双箭刻 (excludes 箭刻) + 单钓将
+    base = _mcr_total(hand)
+    v = _variant(tmp_path, "mcr", "[rows.54]\nexcludes = []\n")
+    assert _mcr_total(hand, v) == base + 2 * 2          # the two 箭刻 now count
+
+
+def test_mcr_pair_fans_follow_the_data(tmp_path):
+    # 小四喜 rules out 三风刻 by data only (mcr.toml), not by kernel code
+    hand = "[EEE,1][SSS,1]WWW123mNN"
+    base = _mcr_total(hand, self_drawn=True)
+    v = _variant(tmp_path, "mcr", "[rows.9]\nexcludes = [73]\n")
+    got = mcr.score_hand(parse_hand(hand, rules="mcr", self_drawn=True), variant=v)
+    assert 38 in {f.id for f in got.fans} and got.total == base + 12
+    # 小三元 and 双箭刻 likewise
+    hand = "[CCC,1]FFF123m456pPP"
+    base = _mcr_total(hand)
+    v = _variant(tmp_path, "mcr2", "[rows.10]\nexcludes = [59]\n")
+    assert _mcr_total(hand, v) == base + 6
+
+
+def test_mcr_wind_pung_policy(tmp_path):
+    # seat E, prevalent E: one pung of E scores 圈风刻 + 门风刻; with 999m, 幺九刻 raw 2
+    hand = "[EEE,1]999m123p456s7s7s"
+    once = mcr.score_hand(parse_hand(hand, rules="mcr"))
+    v = _variant(tmp_path, "mcr", "[params]\nseat_prevalent_wind_pung = 'account_each'\n")
+    each = mcr.score_hand(parse_hand(hand, rules="mcr"), variant=v)
+    count = {f.id: f.count for f in once.fans}
+    assert count.get(60) == 1 and count.get(61) == 1 and count.get(73) == 1
+    assert each.total == once.total - 1 and 73 not in {f.id for f in each.fans}
+    # the wind fans' own exclusions are data too: a variant where 圈风刻 excludes 门风刻
+    v2 = _variant(tmp_path, "mcr2", "[rows.60]\nexcludes = [61]\n")
+    assert mcr.score_hand(parse_hand(hand, rules="mcr"), variant=v2).total == once.total - 2
+
+
+def test_taiwan_exclusion_flip(tmp_path):
+    hand = parse_hand("123m456m789p222s678s5m5m", rules="taiwan", self_drawn=True,
+                      table_discards=20)
+    base = taiwan.score_hand(hand).total
+    # 門清自摸 no longer rules out 自摸 (門前清 is a discard-win item: it does not fire on a
+    # self-draw); the decision list goes with it
+    v = _variant(tmp_path, "taiwan", "[rows.7]\nexcludes = []\n"
+                 "[[decision]]\nname = 'dragons'\nmode = 'highest'\nmembers = [21, 22]\n")
+    t = taiwan.get_table(v)
+    got = taiwan.score_hand(hand, variant=v)
+    assert got.total == base + t.row("self_draw").points
+    assert {f.id for f in got.fans} >= {7, 9}
+    b = taiwan.score_batch(__import__("mjfast").HandBatch.from_hands([hand], "taiwan"), variant=v)
+    assert b.totals[0] == base + t.row("self_draw").points
+
+
+@pytest.mark.parametrize("rules", ["tuidaohu", "two_player"])
+def test_tuidaohu_exclusion_flip(tmp_path, rules):
+    text = "11112233445566m" if rules == "tuidaohu" else "11112233445566m"
+    hand = parse_hand(text, rules=rules)
+    base = tuidaohu.score_hand(hand)
+    assert 9 in {f.id for f in base.fans}                  # luxury seven pairs
+    v = _variant(tmp_path, "tuidaohu", "[rows.9]\nexcludes = []\n")
+    got = tuidaohu.score_hand(hand, variant=v)
+    assert got.total == base.total + get_profile(rules).row(8).points
+
+
+def test_exclusions_beyond_63_items(tmp_path):
+    # no bit-mask limit: MCR has 82 fans in one graph; a fan with a high id excludes one
+    # with a low id and the reverse
+    v = _variant(tmp_path, "mcr", "[rows.79]\nexcludes = [2]\n")
+    prof = get_profile("mcr", v)
+    excl = prof.kernel_args()[3]
+    assert 2 in excl[79, 1:1 + excl[79, 0]].tolist()
+
+
+def test_mcr_predicates_found_by_key():
+    from mjfast.kernels import _mcr_fans, _mcr_hand
+    from mjfast.rules._keys import MCR_KEYS
+    assert set(_mcr_fans.DECIDED_BY) == set(MCR_KEYS)
+    for i, key in enumerate(MCR_KEYS, start=1):
+        const = {"greater_honors_and_knitted_tiles": "GREATER_HONORS_KNITTED",
+                 "lesser_honors_and_knitted_tiles": "LESSER_HONORS_KNITTED",
+                 "self_drawn": "SELF_DRAWN_FAN"}.get(key, key.upper())
+        assert getattr(_mcr_fans, const) == i          # the constant is the key
+        for name in _mcr_fans.DECIDED_BY[key].split(" (")[0].split(" / "):
+            if name != "the drivers":
+                assert hasattr(_mcr_fans, name) or hasattr(_mcr_hand, name), (key, name)
