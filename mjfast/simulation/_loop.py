@@ -1,0 +1,304 @@
+"""The compiled play loop of one deal: engine forced events and legal actions -> bot
+decisions -> claim resolution -> ``apply``, each event written straight into a
+preallocated row of ``EV`` (and its fans into ``FN``).
+
+``EV`` int32[max_events, EV_COLS] rows ``kind, player, tile, aux, target, flags, total,
+score0..score3``; ``FN`` int32[max_fans, 3] rows ``event row, fan id, count``.
+Every rule of play is the engine's (``mjfast.engine``); this module only chooses.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..engine._core import (K_CHOW, K_CLAIM_LOST, K_DEAL, K_DEALER_CHANGE, K_DRAW,
+                            K_KONG_PAYMENT, K_WIN, K_WIN_PASSED, EF_LAST_TILE, apply,
+                            init_state, situation_flags)
+from ..engine._layout import (ACT_PASS, H_DRAWN, H_ENDED, H_NEXT_DEALER, H_NEXT_STREAK,
+                              H_SCORES, HAND, H_LAST_DRAW, H_LAST_PAY, H_LAST_PLAYER,
+                              H_LAST_TILE, H_N_WINS, H_PHASE, H_PLAYERS, H_TURN, MAX_ACTIONS,
+                              MAX_FANS, PH_CLAIMED, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_ROB,
+                              SEEN, W_FANS, W_FLAGS, W_SCORES, W_TOTAL, WIN_FIELDS, WINS)
+from ..engine._play import auto_step, legal_actions, resolve_claims
+from ..kernels._config import JIT_OPTIONS
+from ._bots import decide_claim, decide_turn
+from ._rng import STREAM_BOT, STREAM_WALL, make_key, shuffle_into
+
+EV_COLS = 12
+E_KIND, E_PLAYER, E_TILE, E_AUX, E_TARGET, E_FLAGS, E_TOTAL, E_SCORES = 0, 1, 2, 3, 4, 5, 6, 7
+E_SIT = 11           # WIN rows: the scorer's situation flag bits (HandBatch flags)
+# loop errors (beyond the engine's apply codes, which are returned as is)
+L_FULL = 100         # event buffer full
+L_STUCK = 101        # no forced event and nobody to decide
+L_BOT = 102          # a bot chose no action
+L_PYTHON = 103       # a seat needs a Python decision (not in the compiled loop)
+
+
+@njit(**JIT_OPTIONS)
+def _record(S, EV, FN, r, nf, kind, player, tile, aux, target, flags):
+    """Write event row ``r`` after its ``apply``; returns the new fan count."""
+    EV[r, E_KIND] = kind
+    EV[r, E_PLAYER] = player
+    EV[r, E_TILE] = tile
+    EV[r, E_AUX] = aux
+    EV[r, E_TARGET] = target
+    EV[r, E_FLAGS] = flags
+    EV[r, E_TOTAL] = -1
+    EV[r, E_SIT] = 0
+    for q in range(4):
+        EV[r, E_SCORES + q] = 0
+    if kind == K_WIN:
+        base = WINS + (S[H_N_WINS] - 1) * WIN_FIELDS
+        EV[r, E_TOTAL] = S[base + W_TOTAL]
+        EV[r, E_FLAGS] = flags | S[base + W_FLAGS]
+        for q in range(4):
+            EV[r, E_SCORES + q] = S[base + W_SCORES + q]
+        for f in range(MAX_FANS):
+            cnt = S[base + W_FANS + f]
+            if cnt != 0 and nf < FN.shape[0]:
+                FN[nf, 0] = r
+                FN[nf, 1] = f
+                FN[nf, 2] = cnt
+                nf += 1
+    elif kind == K_KONG_PAYMENT:
+        for q in range(4):
+            EV[r, E_SCORES + q] = S[H_LAST_PAY + q]
+    return nf
+
+
+@njit(**JIT_OPTIONS)
+def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bots, keys,
+              minimum, EV, FN):
+    """Play one deal from its wall to its DEALER_CHANGE with the built-in ``bots``
+    (per player). Returns ``(error, n_events, n_fans)``; error 0 when the deal ended."""
+    init_state(S, ctx, dealer, prevalent, streak, seats, wall, wall_mode)
+    n = S[H_PLAYERS]
+    acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
+    qacts = np.zeros((4, MAX_ACTIONS, 4), dtype=np.int64)
+    nq = np.zeros(4, dtype=np.int64)
+    choice = np.full(4, -1, dtype=np.int64)
+    kinds = np.full(4, -1, dtype=np.int64)
+    step = np.zeros(6, dtype=np.int64)
+    ctr = np.zeros(4, dtype=np.int64)
+    c = np.zeros(34, dtype=np.int64)
+    scores = np.zeros(64, dtype=np.int64)
+    fans = np.zeros(MAX_FANS, dtype=np.int32)
+    seen = np.zeros(42, dtype=np.int64)
+    sit = np.zeros(4, dtype=np.int64)
+    waits = np.full(4, -1, dtype=np.int64)     # -1 unknown, else winning-tile bits
+    r = 0
+    nf = 0
+    claims_done = False
+    maxe = EV.shape[0]
+    while True:
+        if r + 8 > maxe:
+            return L_FULL, r, nf
+        phase = S[H_PHASE]
+        # ---- claims on a live discard / added kong
+        if (phase == PH_DISCARDED or phase == PH_ROB) and not claims_done:
+            d = S[H_LAST_PLAYER]
+            t = S[H_LAST_TILE]
+            anyone = False
+            for q in range(n):
+                kinds[q] = -1
+                choice[q] = -1
+                nq[q] = 0
+                if q == d:
+                    continue
+                if waits[q] >= 0 and bots[q] >= 0 and not (waits[q] >> t) & 1:
+                    # nothing but a pung / kong / chow could be open to q: skip when its
+                    # hand cannot make one (a shortcut; the engine decides otherwise)
+                    if phase == PH_ROB or (S[HAND + 34 * q + t] < 2 and q != (d + 1) % n):
+                        continue
+                m = legal_actions(S, ctx, q, qacts[q])
+                nq[q] = m
+                if m > 0:
+                    if bots[q] < 0:
+                        return L_PYTHON, r, nf
+                    i = decide_claim(S, ctx, bc, q, qacts[q], m, bots[q], keys[q], ctr[q], c)
+                    ctr[q] += 1
+                    if i < 0:
+                        return L_BOT, r, nf
+                    choice[q] = i
+                    kinds[q] = qacts[q, i, 0]
+                    if kinds[q] != ACT_PASS:
+                        anyone = True
+            # passed-up wins (Taiwan's missed-win rule)
+            for q in range(n):
+                if nq[q] > 0 and kinds[q] != K_WIN:
+                    for j in range(nq[q]):
+                        if qacts[q, j, 0] == K_WIN:
+                            err = apply(S, ctx, K_WIN_PASSED, q, t, -1, d, 0)
+                            if err != 0:
+                                return err, r, nf
+                            nf = _record(S, EV, FN, r, nf, K_WIN_PASSED, q, t, -1, d, 0)
+                            r += 1
+            claims_done = True
+            if anyone:
+                mask = resolve_claims(S, kinds)
+                if mask != 0:
+                    for q in range(n):
+                        sit[q] = 0
+                        if (mask >> q) & 1 and kinds[q] == K_WIN:
+                            sit[q] = situation_flags(S, q, t, False, phase == PH_ROB)
+                    for k in range(1, n):
+                        q = (d + k) % n
+                        if (mask >> q) & 1:
+                            i = choice[q]
+                            kind = qacts[q, i, 0]
+                            err = apply(S, ctx, kind, q, qacts[q, i, 1], qacts[q, i, 2], d, 0)
+                            if err != 0:
+                                return err, r, nf
+                            nf = _record(S, EV, FN, r, nf, kind, q, qacts[q, i, 1],
+                                         qacts[q, i, 2], d, 0)
+                            EV[r, E_SIT] = sit[q]
+                            r += 1
+                    for k in range(1, n):
+                        q = (d + k) % n
+                        if kinds[q] >= 0 and not (mask >> q) & 1:
+                            lt = t
+                            if kinds[q] == K_CHOW:
+                                lt = qacts[q, choice[q], 2] + 1   # a lost chow: its middle tile
+                            err = apply(S, ctx, K_CLAIM_LOST, q, lt, kinds[q], d, 0)
+                            if err != 0:
+                                return err, r, nf
+                            nf = _record(S, EV, FN, r, nf, K_CLAIM_LOST, q, lt, kinds[q], d, 0)
+                            r += 1
+                    claims_done = False
+                    continue
+        # ---- forced events
+        if auto_step(S, ctx, step) == 1:
+            kind = step[0]
+            p = step[1]
+            if kind == K_DEAL:
+                for x in range(42):
+                    seen[x] = S[SEEN + x]
+            err = apply(S, ctx, kind, p, step[2], step[3], step[4], step[5])
+            if err != 0:
+                return err, r, nf
+            tile = step[2]
+            flags = step[5]
+            if kind == K_DEAL:
+                for x in range(42):
+                    if S[SEEN + x] != seen[x]:
+                        tile = x
+            elif kind == K_DRAW:
+                tile = S[H_DRAWN]
+                if S[H_LAST_DRAW] == 1:
+                    flags |= EF_LAST_TILE
+            nf = _record(S, EV, FN, r, nf, kind, p, tile, step[3], step[4], flags)
+            r += 1
+            claims_done = False
+            continue
+        if phase == PH_ENDED:
+            return 0, r, nf
+        # ---- a player's own turn
+        if phase == PH_DRAWN or phase == PH_CLAIMED:
+            p = S[H_TURN]
+            m = legal_actions(S, ctx, p, acts)
+            if m == 0:
+                return L_STUCK, r, nf
+            if bots[p] < 0:
+                return L_PYTHON, r, nf
+            i = decide_turn(S, ctx, bc, p, acts, m, bots[p], keys[p], ctr[p], minimum, c,
+                            scores, fans, waits)
+            ctr[p] += 1
+            if i < 0:
+                return L_BOT, r, nf
+            kind = acts[i, 0]
+            sit0 = 0
+            if kind == K_WIN:
+                sit0 = situation_flags(S, p, acts[i, 1], True, False)
+            err = apply(S, ctx, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
+            if err != 0:
+                return err, r, nf
+            nf = _record(S, EV, FN, r, nf, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
+            EV[r, E_SIT] = sit0
+            r += 1
+            claims_done = False
+            continue
+        return L_STUCK, r, nf
+
+
+# ---- games ------------------------------------------------------------------------------
+M_JOB, M_DEAL, M_DEALER, M_PREVALENT, M_STREAK, M_ERR, M_EV0, M_EV1, M_FN0, M_FN1 = range(10)
+M_ENDED, M_NWINS, M_SCORES, M_START = 10, 11, 12, 16
+META_COLS = 20
+
+
+@njit(**JIT_OPTIONS)
+def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, prevalent_mode, minimum,
+              j0, EV, FN, META, WALLS, r0, nf0, d0):
+    """Play jobs ``j0..`` (rows ``game, permutation, n_deals, first dealer``) deal after
+    deal, each deal's wall ``base`` shuffled by the key (seed, game, deal). Stops early when
+    a buffer could overflow. Returns ``(next job, deals written, rows, fan rows)``.
+    ``prevalent_mode`` 0: the prevalent wind advances every ``players`` deals (MCR);
+    1: every ``players`` changes of dealer (dealer repeats)."""
+    n = ctx[0][1]
+    r = r0
+    nf = nf0
+    dd = d0
+    wall = np.empty(base.shape[0], dtype=np.int8)
+    seats = np.full(4, -1, dtype=np.int64)
+    keys = np.zeros(4, dtype=np.uint64)
+    bots = np.zeros(4, dtype=np.int64)
+    totals = np.zeros(4, dtype=np.int64)
+    j = j0
+    while j < jobs.shape[0]:
+        game = jobs[j, 0]
+        perm = jobs[j, 1]
+        nd = jobs[j, 2]
+        if dd + nd > META.shape[0] or r + nd * 1024 > EV.shape[0] or nf + nd * 160 > FN.shape[0]:
+            return j, dd, r, nf
+        for q in range(4):
+            bots[q] = job_bots[j, q]
+            totals[q] = 0
+        dealer = jobs[j, 3]
+        streak = 0
+        changes = 0
+        for k in range(nd):
+            for i in range(base.shape[0]):
+                wall[i] = base[i]
+            shuffle_into(wall, make_key(seed, game, k, STREAM_WALL, 0))
+            for q in range(4):
+                keys[q] = make_key(seed, game, k, STREAM_BOT, perm * 8 + q)
+            if prevalent_mode == 0:
+                prevalent = (k // n) % 4
+            else:
+                prevalent = (changes // n) % 4
+            EVd = EV[r:]
+            FNd = FN[nf:]
+            err, ne, nfe = play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak,
+                                     seats, bots, keys, minimum, EVd, FNd)
+            for i in range(nfe):
+                FN[nf + i, 0] += r
+            META[dd, M_JOB] = j
+            META[dd, M_DEAL] = k
+            META[dd, M_DEALER] = dealer
+            META[dd, M_PREVALENT] = prevalent
+            META[dd, M_STREAK] = streak
+            META[dd, M_ERR] = err
+            META[dd, M_EV0] = r
+            META[dd, M_EV1] = r + ne
+            META[dd, M_FN0] = nf
+            META[dd, M_FN1] = nf + nfe
+            META[dd, M_ENDED] = S[H_ENDED]
+            META[dd, M_NWINS] = S[H_N_WINS]
+            for q in range(4):
+                META[dd, M_START + q] = totals[q]
+                META[dd, M_SCORES + q] = S[H_SCORES + q]
+                totals[q] += S[H_SCORES + q]
+            for i in range(base.shape[0]):
+                WALLS[dd, i] = wall[i]
+            r += ne
+            nf += nfe
+            dd += 1
+            if err != 0:
+                break
+            nxt = S[H_NEXT_DEALER]
+            if nxt != dealer:
+                changes += 1
+            dealer = nxt
+            streak = S[H_NEXT_STREAK]
+        j += 1
+    return j, dd, r, nf

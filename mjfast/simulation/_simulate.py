@@ -1,0 +1,443 @@
+"""The simulator's Python driver: games -> shards -> tables (and files).
+
+A run is a list of *jobs* (one game under one seat permutation), cut into shards of whole
+games; the shards depend only on the arguments (never on the worker count), each is played
+by the compiled loop (:func:`mjfast.simulation._loop.play_jobs`) and turned into the
+``events``, ``deals``, ``games`` and ``wins`` tables of :mod:`mjfast.datasets`.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from ..datasets import (DEFAULT_VARIANT, EventKind, Events, conform, events_to_arrow,
+                        sim_deal_id, sim_game_id)
+from ..datasets._events import EventFlag
+from ..errors import ArgumentError, RuleSetError
+from ..rules.registry import get_rules
+
+GAME_DEALS = {"mcr": 16, "taiwan": 16, "tuidaohu": 16, "two_player": 16}
+"""Deals per game (MCR: four winds x four dealers; the others: a 16-deal budget)."""
+PREVALENT_MODE = {"mcr": 0, "taiwan": 1, "tuidaohu": 1, "two_player": 1}
+GAMES_PER_SHARD = 64
+ENGINE_ERRORS = "engine"
+
+
+def parse_bots(bots: str | Sequence[Any], players: int) -> list[Any]:
+    """``"efficiency"`` / ``"efficiency,value,..."`` / a list of names, Python policies or
+    :class:`ExternalBot` specs -> one per player (a single one is repeated)."""
+    if isinstance(bots, str):
+        items: list[Any] = [b.strip() for b in bots.split(",") if b.strip()]
+    else:
+        items = list(bots)
+    if len(items) == 1:
+        items = items * players
+    if len(items) != players:
+        raise ArgumentError(str(bots), None, f"give 1 or {players} bots (one per player)")
+    from ._bots import BUILTIN
+    for b in items:
+        if isinstance(b, str) and b not in BUILTIN and not b.startswith("cmd:"):
+            raise ArgumentError(b, None, f"unknown bot (built-ins: {', '.join(BUILTIN)}; "
+                                         "an external bot: cmd:<command line>)")
+    return items
+
+
+def permutations(players: int, duplicate: int | bool | None) -> list[tuple[int, ...]]:
+    """Seat permutations: none (identity), 4 rotations (``duplicate`` True or 4, or the
+    player count), or all 24 (``duplicate`` 24). Permutation ``perm[p]`` = the index of
+    the bot list given to player ``p``."""
+    if not duplicate:
+        return [tuple(range(players))]
+    if duplicate is True or int(duplicate) == players:
+        return [tuple((p + j) % players for p in range(players)) for j in range(players)]
+    if int(duplicate) == 24 and players == 4:
+        return list(itertools.permutations(range(4)))
+    raise ArgumentError(str(duplicate), None, f"duplicate: {players} rotations or 24 (4 players)")
+
+
+@dataclass
+class Plan:
+    rules: str
+    variant: str | None
+    seed: int
+    bots: list[Any]
+    n_deals: int
+    wall: str | None
+    perms: list[tuple[int, ...]]
+    jobs: np.ndarray = field(repr=False)           # (J, 4) game, perm, n_deals, dealer
+    job_bots: list[list[Any]] = field(repr=False)  # per job, bot by player
+
+    def shards(self, games_per_shard: int = GAMES_PER_SHARD) -> list[np.ndarray]:
+        """Job index ranges of the shards (whole games, every permutation of a game in
+        the same shard)."""
+        games = self.jobs[:, 0]
+        out = []
+        ug = np.unique(games)
+        for i in range(0, len(ug), games_per_shard):
+            sel = np.flatnonzero(np.isin(games, ug[i:i + games_per_shard]))
+            out.append(sel)
+        return out
+
+
+def make_plan(rules: str, bots, deals: int, seed: int, variant: str | None = None,
+              wall: str | None = None, duplicate: int | bool | None = None) -> Plan:
+    rs = get_rules(rules)
+    if wall not in (None, "standard", "botzone"):
+        raise ArgumentError(str(wall), None, "wall is 'standard' or 'botzone'")
+    if wall == "botzone" and rs.name != "mcr":
+        raise RuleSetError(rs.name, None, "the Botzone wall is an MCR convention")
+    if not isinstance(deals, (int, np.integer)) or deals < 1:
+        raise ArgumentError(str(deals), None, "deals must be a positive integer")
+    if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+        raise ArgumentError(str(seed), None, "seed must be an integer in 0..2**63-1")
+    items = parse_bots(bots, rs.players)
+    perms = permutations(rs.players, duplicate)
+    g = GAME_DEALS[rs.name]
+    rows, job_bots = [], []
+    n_games = -(-int(deals) // g)
+    for game in range(n_games):
+        nd = min(g, int(deals) - game * g)
+        for pi, perm in enumerate(perms):
+            rows.append((game, pi, nd, 0))
+            job_bots.append([items[perm[p]] for p in range(rs.players)])
+    return Plan(rs.name, variant, int(seed), items, int(deals), wall, perms,
+                np.asarray(rows, dtype=np.int64).reshape(-1, 4), job_bots)
+
+
+# ---------------------------------------------------------------------------------------
+# one worker's compiled pieces
+# ---------------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _worker(rules: str, variant: str | None, wall: str | None):
+    from ..engine import make_context
+    from ..engine._layout import STATE_SIZE
+    from ._eval import make_bot_context
+    from ._rng import tile_set
+    ctx = make_context(rules, variant)
+    bc = make_bot_context(rules)
+    S = np.zeros(STATE_SIZE, dtype=np.int32)
+    base = tile_set(rules, flowers=False if wall == "botzone" else None)
+    return ctx, bc, S, base
+
+
+@lru_cache(maxsize=None)
+def fan_points(rules: str, variant: str | None) -> np.ndarray:
+    """Points of each fan id (the rule profile's value; the engine's fan table)."""
+    from ..engine import fan_table
+    t = fan_table(rules, variant)
+    pts = np.zeros(256, dtype=np.int32)
+    for r in t.rows:
+        if 0 <= r.id < 256:
+            pts[r.id] = r.points
+    return pts
+
+
+def _bot_code(b) -> int:
+    from ._bots import BOT_PYTHON, BUILTIN
+    return BUILTIN.get(b, BOT_PYTHON) if isinstance(b, str) else BOT_PYTHON
+
+
+@dataclass
+class ShardResult:
+    events: Events
+    tables: dict[str, pa.Table]
+    errors: list[dict]
+
+
+def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
+    """Play the jobs ``job_idx`` of ``plan`` (compiled bots in the compiled loop; seats
+    with Python policies or external bots in the Python loop) and build the tables."""
+    from . import _loop as L
+    from ..engine._layout import WALL_BOTZONE, WALL_STANDARD
+    ctx, bc, S, base = _worker(plan.rules, plan.variant, plan.wall)
+    jobs = plan.jobs[job_idx]
+    codes = np.array([[_bot_code(b) for b in plan.job_bots[j]] + [0] * (4 - len(plan.job_bots[j]))
+                      for j in job_idx], dtype=np.int64).reshape(-1, 4)
+    python_jobs = (codes < 0).any(axis=1)
+    if python_jobs.any():
+        from ._pyloop import play_jobs_python
+        return play_jobs_python(plan, job_idx)
+    total_deals = int(jobs[:, 2].sum())
+    wall_mode = WALL_BOTZONE if plan.wall == "botzone" else WALL_STANDARD
+    minimum = int(ctx[0][7])
+    cap_d = max(total_deals, 1)
+    EV = np.zeros((min(cap_d, 256) * 1024 + 1024, L.EV_COLS), dtype=np.int32)
+    FN = np.zeros((min(cap_d, 256) * 160 + 160, 3), dtype=np.int32)
+    META = np.zeros((cap_d, L.META_COLS), dtype=np.int64)
+    WALLS = np.zeros((cap_d, len(base)), dtype=np.int8)
+    j, dd, r, nf = 0, 0, 0, 0
+    while j < len(jobs):
+        j, dd, r, nf = L.play_jobs(S, ctx, bc, base, np.uint64(plan.seed), jobs, codes,
+                                   wall_mode, PREVALENT_MODE[plan.rules], minimum, j,
+                                   EV, FN, META, WALLS, r, nf, dd)
+        j, dd, r, nf = int(j), int(dd), int(r), int(nf)
+        if j < len(jobs):
+            EV = np.concatenate((EV, np.zeros_like(EV)))
+            FN = np.concatenate((FN, np.zeros_like(FN)))
+    return build_tables(plan, job_idx, EV[:r], FN[:nf], META[:dd], WALLS[:dd])
+
+
+def build_tables(plan: Plan, job_idx, EV, FN, META, WALLS) -> ShardResult:
+    """Events and the ``events``/``deals``/``games``/``wins`` tables of one shard."""
+    from . import _loop as L
+    rs = get_rules(plan.rules)
+    n = rs.players
+    jobs = plan.jobs[job_idx]
+    D = len(META)
+    deal_ids, game_ids = [], []
+    for d in range(D):
+        game, perm = (int(x) for x in jobs[META[d, L.M_JOB], :2])
+        deal_ids.append(sim_deal_id(plan.rules, plan.seed, game, int(META[d, L.M_DEAL]), perm))
+        game_ids.append(sim_game_id(plan.rules, plan.seed, game, perm))
+    counts = (META[:, L.M_EV1] - META[:, L.M_EV0]).astype(np.int64)
+    R = int(counts.sum())
+    deal_col = np.repeat(np.arange(D, dtype=np.int32), counts)
+    starts = np.repeat(META[:, L.M_EV0], counts)
+    seq = (np.arange(R) - starts).astype(np.int32)
+    kind = EV[:, L.E_KIND].astype(np.int8)
+    pts = fan_points(plan.rules, plan.variant)
+    flen = np.bincount(FN[:, 0], minlength=R)[:R].astype(np.int32) if len(FN) else np.zeros(R, np.int32)
+    offs = np.zeros(R + 1, dtype=np.int32)
+    np.cumsum(flen, out=offs[1:])
+    order = np.argsort(FN[:, 0], kind="stable") if len(FN) else np.zeros(0, np.int64)
+    FNs = FN[order]
+    total = EV[:, L.E_TOTAL].astype(np.int32)
+    ev = Events(deal_ids=deal_ids, deal=deal_col, seq=seq, kind=kind,
+                player=EV[:, L.E_PLAYER].astype(np.int8), tile=EV[:, L.E_TILE].astype(np.int8),
+                aux=EV[:, L.E_AUX].astype(np.int8), target=EV[:, L.E_TARGET].astype(np.int8),
+                flags=EV[:, L.E_FLAGS].astype(np.int8), total=total,
+                scores=np.ascontiguousarray(EV[:, L.E_SCORES:L.E_SCORES + n]).astype(np.int32),
+                fan_offsets=offs, fan_id=FNs[:, 1].astype(np.int16),
+                fan_points=pts[FNs[:, 1]].astype(np.int32), fan_count=FNs[:, 2].astype(np.int16),
+                players=n)
+    errors = [{"deal_id": deal_ids[d], "code": int(META[d, L.M_ERR])}
+              for d in np.flatnonzero(META[:, L.M_ERR] != 0)]
+    return ShardResult(ev, _tables(plan, jobs, ev, META, WALLS, deal_ids, game_ids, EV), errors)
+
+
+def _fans_list(ev: Events, row: int) -> list[dict]:
+    return [{"id": i, "points": p, "count": c} for i, p, c in ev.fans_of(row)]
+
+
+def _tables(plan: Plan, jobs, ev: Events, META, WALLS, deal_ids, game_ids, EV) -> dict:
+    from . import _loop as L
+    n = ev.players
+    D = len(META)
+    is_win = ev.kind == EventKind.WIN
+    win_rows = np.flatnonzero(is_win)
+    first_win = {}
+    for r in win_rows:
+        first_win.setdefault(int(ev.deal[r]), int(r))
+    bot_names = [[_bot_name(b) for b in plan.job_bots[0]]]
+    deals: dict[str, list] = {k: [] for k in (
+        "deal_id", "game_id", "deal_index", "source", "seed", "prevalent", "dealer", "streak",
+        "seats", "start_scores", "wall", "bots", "permutation", "draw", "n_wins", "winner",
+        "self_drawn", "discarder", "total", "fans", "scores", "n_events")}
+    job_of = META[:, L.M_JOB]
+    for d in range(D):
+        j = int(job_of[d])
+        dealer = int(META[d, L.M_DEALER])
+        w = first_win.get(d)
+        deals["deal_id"].append(deal_ids[d])
+        deals["game_id"].append(game_ids[d])
+        deals["deal_index"].append(int(META[d, L.M_DEAL]))
+        deals["source"].append("simulate")
+        deals["seed"].append(plan.seed)
+        deals["prevalent"].append(int(META[d, L.M_PREVALENT]))
+        deals["dealer"].append(dealer)
+        deals["streak"].append(int(META[d, L.M_STREAK]))
+        deals["seats"].append([(p - dealer) % n for p in range(n)])
+        deals["start_scores"].append([int(x) for x in META[d, L.M_START:L.M_START + n]])
+        deals["wall"].append(WALLS[d])
+        deals["bots"].append([_bot_name(b) for b in _job_bots(plan, jobs, j)])
+        deals["permutation"].append(int(jobs[j, 1]))
+        deals["draw"].append(bool(META[d, L.M_ENDED] == 2))
+        deals["n_wins"].append(int(META[d, L.M_NWINS]))
+        if w is None:
+            for k in ("winner", "self_drawn", "discarder", "total", "fans"):
+                deals[k].append(None)
+        else:
+            tgt = int(ev.target[w])
+            deals["winner"].append(int(ev.player[w]))
+            deals["self_drawn"].append(tgt < 0)
+            deals["discarder"].append(None if tgt < 0 else tgt)
+            deals["total"].append(int(ev.total[w]))
+            deals["fans"].append(_fans_list(ev, w))
+        deals["scores"].append([int(x) for x in META[d, L.M_SCORES:L.M_SCORES + n]])
+        deals["n_events"].append(int(META[d, L.M_EV1] - META[d, L.M_EV0]))
+    deals["wall"] = pa.array([np.asarray(x, np.int8) for x in deals["wall"]], type=pa.list_(pa.int8()))
+    games: dict[str, list] = {k: [] for k in ("game_id", "seed", "n_deals", "bots", "final_scores")}
+    seen = {}
+    for d in range(D):
+        seen.setdefault(game_ids[d], []).append(d)
+    for gid, ds in seen.items():
+        last = ds[-1]
+        fin = META[last, L.M_START:L.M_START + n] + META[last, L.M_SCORES:L.M_SCORES + n]
+        games["game_id"].append(gid)
+        games["seed"].append(plan.seed)
+        games["n_deals"].append(len(ds))
+        games["bots"].append(deals["bots"][ds[0]])
+        games["final_scores"].append([int(x) for x in fin])
+    wins: dict[str, list] = {k: [] for k in (
+        "deal_id", "step", "winner", "self_drawn", "discarder", "tile", "flags", "total",
+        "legal", "fans", "scores")}
+    for r in win_rows:
+        tgt = int(ev.target[r])
+        wins["deal_id"].append(deal_ids[int(ev.deal[r])])
+        wins["step"].append(int(ev.seq[r]))
+        wins["winner"].append(int(ev.player[r]))
+        wins["self_drawn"].append(tgt < 0)
+        wins["discarder"].append(None if tgt < 0 else tgt)
+        wins["tile"].append(int(ev.tile[r]))
+        wins["flags"].append(int(EV[r, L.E_SIT]))
+        wins["total"].append(int(ev.total[r]))
+        wins["legal"].append(not (int(ev.flags[r]) & int(EventFlag.FALSE_WIN)))
+        wins["fans"].append(_fans_list(ev, r))
+        wins["scores"].append([int(x) for x in ev.scores[r]])
+    return {"events": events_to_arrow(ev), "deals": conform("deals", deals),
+            "games": conform("games", games), "wins": conform("wins", wins)}
+
+
+def _job_bots(plan: Plan, jobs, j: int):
+    # jobs rows are (game, perm, ...): the bots of a job follow from its permutation
+    perm = plan.perms[int(jobs[j, 1])]
+    return [plan.bots[perm[p]] for p in range(len(perm))]
+
+
+def _bot_name(b) -> str:
+    if isinstance(b, str):
+        return b
+    return getattr(b, "name", None) or getattr(b, "__name__", None) or type(b).__name__
+
+
+# ---------------------------------------------------------------------------------------
+# the run: shards -> files / tables
+# ---------------------------------------------------------------------------------------
+@dataclass
+class SimulationResult:
+    """What :func:`simulate` returns: the tables (in memory when no ``out`` was given),
+    the dataset folder (when written), deals the engine stopped on (``errors``)."""
+    tables: dict[str, pa.Table] | None
+    events: Events | None
+    path: str | None
+    n_deals: int
+    errors: list[dict]
+
+
+def _headers(deals: pa.Table) -> dict[str, dict]:
+    cols = ("dealer", "prevalent", "streak", "seats", "start_scores", "bots", "permutation",
+            "game_id", "deal_index")
+    data = deals.select(["deal_id", *cols]).to_pylist()
+    return {row.pop("deal_id"): row for row in data}
+
+
+def _write_shard(plan: Plan, job_idx, shard: str, out: str, jsonl: bool, botzone: bool) -> dict:
+    """Play one shard and write its files (atomic); returns its marker info."""
+    from ..datasets import Dataset
+    from ..datasets._jsonl import write_jsonl
+    from ..datasets._botzone_text import write_botzone_text
+    from pathlib import Path
+    res = play_shard(plan, job_idx)
+    ds = Dataset(out)
+    variant = plan.variant or DEFAULT_VARIANT
+    for name, t in res.tables.items():
+        ds.write(name, t, rules=plan.rules, variant=variant, shard=shard)
+    part = Path(out)
+    if jsonl or botzone:
+        heads = _headers(res.tables["deals"])
+        if jsonl:
+            write_jsonl(part / "jsonl" / f"rules={plan.rules}" / f"variant={variant}"
+                        / f"part-{shard}.jsonl", res.events, plan.rules, plan.variant, heads)
+        if botzone:
+            write_botzone_text(part / "botzone" / f"rules={plan.rules}" / f"variant={variant}"
+                               / f"part-{shard}.txt", res.events, heads, plan.variant)
+    info = {"jobs": [int(job_idx[0]), int(job_idx[-1]) + 1], "deals": res.tables["deals"].num_rows,
+            "events": res.tables["events"].num_rows, "wins": res.tables["wins"].num_rows,
+            "errors": res.errors}
+    ds.mark_done(shard, info)
+    return info
+
+
+def _shard_task(args):
+    plan, job_idx, shard, out, jsonl, botzone = args
+    return shard, _write_shard(plan, job_idx, shard, out, jsonl, botzone)
+
+
+def simulate(rules: str = "mcr", bots="efficiency", deals: int = 100, seed: int = 0, *,
+             variant: str | None = None, wall: str | None = None,
+             duplicate: int | bool | None = None, out: str | None = None,
+             jsonl: bool = False, botzone_text: bool = False, workers: int = 1,
+             games_per_shard: int = GAMES_PER_SHARD,
+             progress: Callable[[int, int, int], None] | None = None) -> SimulationResult:
+    """Simulate ``deals`` deals (games of 16, the last one cut short) with ``bots`` (one
+    name, a comma list or a list: ``efficiency``, ``value``, ``cmd:<command>``, a Python
+    policy, a :class:`BotzoneBot`), deterministic in ``seed`` whatever ``workers``.
+
+    ``duplicate`` (True / 4 / 24) plays every game once per seat permutation (same walls).
+    ``wall="botzone"`` (MCR): the Botzone judge's wall (136 tiles, a 34-tile segment per
+    player). With ``out`` the tables are written as a dataset (``events``, ``deals``,
+    ``games``, ``wins``; plus ``jsonl/`` and, for MCR + botzone wall + botzone variant,
+    ``botzone/`` text) and only the path is returned; without it the tables come back in
+    memory. ``progress(shards_done, shards, deals_done)`` is called after each shard.
+    """
+    plan = make_plan(rules, bots, deals, seed, variant, wall, duplicate)
+    if botzone_text and not (plan.rules == "mcr" and plan.wall == "botzone"
+                             and (plan.variant or "").lower() == "botzone"):
+        raise ArgumentError("botzone_text", None, "Botzone text needs rules mcr, "
+                                                  "wall botzone and variant botzone")
+    if not isinstance(workers, (int, np.integer)) or workers < 1:
+        raise ArgumentError(str(workers), None, "workers must be a positive integer")
+    shards = plan.shards(games_per_shard)
+    n_total = int(plan.jobs[:, 2].sum())
+    if out is None:
+        parts = []
+        done_deals = 0
+        for i, idx in enumerate(shards):
+            res = play_shard(plan, idx)
+            parts.append(res)
+            done_deals += res.tables["deals"].num_rows
+            if progress:
+                progress(i + 1, len(shards), done_deals)
+        tables = {k: pa.concat_tables([p.tables[k] for p in parts]) for k in parts[0].tables}
+        events = Events.concat([p.events for p in parts])
+        return SimulationResult(tables, events, None, n_total,
+                                [e for p in parts for e in p.errors])
+    from ..datasets import Dataset
+    ds = Dataset(out)
+    todo = [(plan, idx, f"{i:05d}", str(out), jsonl, botzone_text)
+            for i, idx in enumerate(shards) if not ds.is_done(f"{i:05d}")]
+    done = len(shards) - len(todo)
+    done_deals = sum(v.get("deals", 0) for v in ds.done_shards().values())
+    if progress and done:
+        progress(done, len(shards), done_deals)
+    if workers == 1 or len(todo) <= 1:
+        for t in todo:
+            _, info = _shard_task(t)
+            done += 1
+            done_deals += info["deals"]
+            if progress:
+                progress(done, len(shards), done_deals)
+    else:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        with ProcessPoolExecutor(min(workers, len(todo)), mp_context=mp.get_context("fork")) as ex:
+            futs = [ex.submit(_shard_task, t) for t in todo]
+            for f in as_completed(futs):
+                _, info = f.result()
+                done += 1
+                done_deals += info["deals"]
+                if progress:
+                    progress(done, len(shards), done_deals)
+    errors = [e for v in ds.done_shards().values() for e in v.get("errors", [])]
+    ds.write_manifest({"job": "simulate", "rules": plan.rules,
+                       "variant": plan.variant or DEFAULT_VARIANT, "seed": plan.seed,
+                       "bots": [_bot_name(b) for b in plan.bots], "deals": plan.n_deals,
+                       "wall": plan.wall or "standard", "duplicate": len(plan.perms),
+                       "games_per_shard": games_per_shard})
+    return SimulationResult(None, None, str(out), n_total, errors)
