@@ -5,11 +5,10 @@ Run: ``pytest benchmarks/bench_parse.py --benchmark-only``.  ``extra_info`` hold
 """
 from __future__ import annotations
 
-import numpy as np
 import pyarrow as pa
 import pytest
 
-from mjfast import HandBatch
+from mjfast import HandBatch, random_hands
 from mjfast.notation import format_batch, parse_batch
 
 N = 1_000_000
@@ -17,52 +16,9 @@ DISTINCT = 20_000
 
 
 def sample_batch(n: int, seed: int = 1) -> HandBatch:
-    """n complete MCR hands: four sets + a pair, up to three of the sets called (chows,
-    pungs, exposed / concealed / added kongs), random situation and flowers."""
-    rng = np.random.default_rng(seed)
-    b = HandBatch.empty(n, "mcr")
-    todo = np.arange(n)
-    while todo.size:
-        m = todo.size
-        chow = rng.random((m, 4)) < 0.5
-        start = np.where(chow, rng.integers(0, 3, (m, 4)) * 9 + rng.integers(0, 7, (m, 4)),
-                         rng.integers(0, 34, (m, 4)))
-        pair = rng.integers(0, 34, m)
-        called = rng.integers(0, 4, m)
-        kong = ~chow & (rng.random((m, 4)) < 0.3)
-        allc = np.zeros((m, 34), np.int64)
-        rows = np.repeat(np.arange(m)[:, None], 4, 1)
-        for k in range(3):
-            np.add.at(allc, (rows, start + chow * k), 1)
-        melded = np.arange(4)[None, :] < called[:, None]
-        np.add.at(allc, (rows[melded & kong], start[melded & kong]), 1)
-        np.add.at(allc, (np.arange(m), pair), 2)
-        ok = allc.max(1) <= 4
-        conc = allc.copy()
-        for k in range(3):
-            np.add.at(conc, (rows[melded], (start + chow * k)[melded]), -1)
-        np.add.at(conc, (rows[melded & kong], start[melded & kong]), -1)
-        idx = todo[ok]
-        b.counts[idx] = conc[ok]
-        b.winning_tile[idx] = pair[ok]
-        kind = np.where(chow, 0, np.where(kong, 2, 1))
-        kflag = np.where(kong, rng.integers(0, 3, (m, 4)), 0)
-        claimed = np.where(kflag == 1, 0, rng.integers(1, 4, (m, 4)))
-        mel = np.full((m, 5, 4), 0, np.int64)
-        mel[:, :, 0] = -1
-        mel[:, :4, 0] = np.where(melded, kind, -1)
-        mel[:, :4, 1] = np.where(melded, start, 0)
-        mel[:, :4, 2] = np.where(melded, kflag, 0)
-        mel[:, :4, 3] = np.where(melded, claimed, 0)
-        b.melds[idx] = mel[ok]
-        b.n_melds[idx] = called[ok]
-        todo = todo[~ok]
-    b.flags[:] = rng.integers(0, 16, n) & np.where(rng.random(n) < 0.5, 7, 15)
-    b.flags[(b.flags & 8) > 0] |= 1                  # kong replacement is a self-draw
-    b.seat[:] = rng.integers(0, 4, n)
-    b.prevalent[:] = rng.integers(0, 4, n)
-    b.flowers[:] = np.where(rng.random(n) < 0.3, rng.integers(0, 9, n), 0)
-    return b
+    """n complete MCR hands from the library's generator (``mjfast.random_hands``: melds of
+    every kind, special forms, random situation and flowers; docs/generator.md)."""
+    return random_hands(n, "mcr", "complete", seed=seed)
 
 
 @pytest.fixture(scope="module")

@@ -5,25 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjfast.rules.registry import get_rules
+import mjfast
 
 TILE_CODES = [f"W{i}" for i in range(1, 10)] + [f"B{i}" for i in range(1, 10)] + \
              [f"T{i}" for i in range(1, 10)] + ["F1", "F2", "F3", "F4", "J1", "J2", "J3"]
 
 
 def random_hands(n: int, size: int, rules: str = "mcr", seed: int = 0) -> np.ndarray:
-    """n random hands of ``size`` tiles drawn from the rule set's wall (no fifth copies)."""
-    rs = get_rules(rules)
-    rng = np.random.default_rng(seed)
-    wall = np.repeat(np.array(rs.kinds), 4)
-    out = np.zeros((n, 34), np.uint8)
-    chunk = 100_000
-    for a in range(0, n, chunk):
-        b = min(n, a + chunk)
-        order = np.argsort(rng.random((b - a, len(wall))), axis=1)[:, :size]
-        tiles = wall[order]
-        np.add.at(out[a:b], (np.repeat(np.arange(b - a), size), tiles.ravel()), 1)
-    return out
+    """n random hands of ``size`` tiles drawn from the rule set's wall (no fifth copies):
+    the library's ``mjfast.random_hands(kind="wall")`` counts."""
+    return mjfast.random_hands(n, rules, "wall", seed=seed, tiles=size).counts
 
 
 def to_mahjonggb(counts: np.ndarray, win: int) -> tuple[tuple[str, ...], str]:

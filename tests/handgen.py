@@ -1,4 +1,4 @@
-"""Test helpers: knitted / orphan tile constants and random wall draws.
+"""Test helpers: knitted / orphan tile constants and random wall draws (the library's).
 
 Random complete and ready hands come from the library's one generator,
 :func:`mjfast.random_hands` (docs/generator.md)."""
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjfast.rules.registry import get_rules
+from mjfast import random_hands
 
 KNITTED_PERMS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
 ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
@@ -17,11 +17,6 @@ def knitted_tiles(perm):
 
 
 def random_counts(rng, rules: str, size: int, n: int) -> np.ndarray:
-    """n random hands of ``size`` tiles from the rule set's wall (no 5th copies)."""
-    rs = get_rules(rules)
-    wall = np.repeat(np.array(rs.kinds), 4)
-    out = np.zeros((n, 34), dtype=np.uint8)
-    for i in range(n):
-        pick = rng.choice(wall, size=size, replace=False)
-        np.add.at(out[i], pick, 1)
-    return out
+    """n random hands of ``size`` tiles from the rule set's wall (no 5th copies): the
+    library's ``random_hands(kind="wall")`` seeded from ``rng``."""
+    return random_hands(n, rules, "wall", seed=int(rng.integers(0, 2**63)), tiles=size).counts

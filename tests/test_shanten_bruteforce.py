@@ -26,6 +26,7 @@ from numba import njit
 from mjfast.kernels._decompose import DIV_COLS, MAX_DIVISIONS, divisions
 from mjfast.rules.registry import FORM_NAMES, get_rules
 from mjfast._shanten import shanten, waits
+from mjfast import random_hands as mjfast_random_hands
 
 INF = 99
 PERMS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
@@ -340,18 +341,19 @@ def ref_regular_shanten(hands: np.ndarray, rules: str = "mcr", cap: int = 4) -> 
 
 
 def random_hands(rng, rules: str, n_tiles: int, n: int, dense: bool = False) -> np.ndarray:
-    """n hands of n_tiles drawn from the rule set's wall (dense: from a few kinds only,
-    which makes fours, ready hands and crowded suits common)."""
+    """n hands of n_tiles drawn from the rule set's wall (the library's
+    ``random_hands(kind="wall")``, seeded from ``rng``). ``dense``: drawn from a few kinds
+    only, which makes fours, ready hands and crowded suits common: a deliberately
+    different input distribution for this brute-force differential test."""
+    if not dense:
+        seed = int(rng.integers(0, 2**63))
+        return mjfast_random_hands(n, rules, "wall", seed=seed, tiles=n_tiles).counts
     rs = get_rules(rules)
     kinds = np.array(rs.kinds)
     out = np.zeros((n, 34), dtype=np.uint8)
     for r in range(n):
-        if dense:
-            k = rng.choice(kinds, size=rng.integers(max(4, (n_tiles + 3) // 4), 12), replace=False)
-            wall = np.repeat(k, 4)
-        else:
-            wall = np.repeat(kinds, 4)
-        tiles = rng.choice(wall, size=n_tiles, replace=False)
+        k = rng.choice(kinds, size=rng.integers(max(4, (n_tiles + 3) // 4), 12), replace=False)
+        tiles = rng.choice(np.repeat(k, 4), size=n_tiles, replace=False)
         np.add.at(out[r], tiles, 1)
     return out
 
