@@ -336,6 +336,28 @@ def maybe_complete(c, nm, form_mask):
     complete hand of some form in ``form_mask``; exact for the regular form and seven
     pairs, a presence test for MCR's special forms (the scorer decides those)."""
     tmp = np.empty(9, dtype=np.int64)
+    return _maybe_complete(c, nm, form_mask, tmp)
+
+
+@njit(**JIT_OPTIONS)
+def could_win(S, ctx, p, tile, self_drawn):
+    """The cheap test of :func:`maybe_complete` on ``p``'s hand (plus ``tile`` unless
+    self-drawn), read from the state with one small scratch array."""
+    if tile < 0 or tile >= 34:
+        return False
+    w = np.empty(43, dtype=np.int64)
+    c = w[:34]
+    for t in range(34):
+        c[t] = S[HAND + 34 * p + t]
+    if not self_drawn:
+        c[tile] += 1
+    if c[tile] <= 0 or c[tile] > 4:
+        return False
+    return _maybe_complete(c, S[H_NMELDS + p], ctx[0][C_FORM_MASK], w[34:])
+
+
+@njit(**JIT_OPTIONS)
+def _maybe_complete(c, nm, form_mask, tmp):
     if _regular_ok(c, tmp):
         return True
     if nm == 0:
@@ -384,8 +406,17 @@ def maybe_complete(c, nm, form_mask):
 def win_value(S, ctx, p, tile, self_drawn, robbing, out_fans):
     """Score a win by ``p`` on ``tile`` (self-drawn: the tile is already in the hand;
     otherwise the discard / robbed tile is added). Writes fan counts by fan id into
-    ``out_fans`` (int32[MAX_FANS]); returns ``(total, legal, flags)``; total -1 when the
+    ``out_fans`` (int64[MAX_FANS]); returns ``(total, legal, flags)``; total -1 when the
     hand is not complete."""
+    if tile < 0 or tile >= 34:
+        return -1, False, 0
+    cnt = S[HAND + 34 * p + tile] + (0 if self_drawn else 1)
+    if cnt <= 0 or cnt > 4:
+        return -1, False, 0
+    if not could_win(S, ctx, p, tile, self_drawn):
+        for f in range(out_fans.shape[0]):
+            out_fans[f] = 0
+        return -1, False, situation_flags(S, p, tile, self_drawn, robbing)
     c = np.zeros(34, dtype=np.int64)
     for t in range(34):
         c[t] = S[HAND + 34 * p + t]
@@ -396,10 +427,6 @@ def win_value(S, ctx, p, tile, self_drawn, robbing, out_fans):
     if c[tile] <= 0 or c[tile] > 4:
         return -1, False, 0
     nm = S[H_NMELDS + p]
-    if not maybe_complete(c, nm, ctx[0][C_FORM_MASK]):
-        for f in range(out_fans.shape[0]):
-            out_fans[f] = 0
-        return -1, False, situation_flags(S, p, tile, self_drawn, robbing)
     melds = np.zeros((5, 4), dtype=np.int8)
     for j in range(nm):
         m = _meld_at(p, j)

@@ -9,7 +9,8 @@ from ..kernels._config import JIT_OPTIONS
 from ._core import (EF_INSTANT, EF_REPLACEMENT, K_CHOW, K_DEAL, K_DEALER_CHANGE,
                     K_DISCARD, K_DRAW, K_EXHAUSTIVE_DRAW, K_FLOWER, K_KONG_ADDED,
                     K_KONG_CONCEALED, K_KONG_EXPOSED, K_KONG_PAYMENT, K_PUNG, K_WIN,
-                    _can_replace, _meld_at, _missed, spent_after, wall_left, win_value)
+                    _can_replace, _meld_at, _missed, could_win, spent_after, wall_left,
+                    win_value)
 from ._layout import (ACT_PASS, H_CHOW, H_DEALER, H_DEALER_DONE, H_DEALT, H_DRAWN,
                       H_ENDED, H_FLOWER_ROB, H_HAND, H_HELD_FL, H_LAST_PLAYER, H_LAST_TILE,
                       H_MULTI_RON, H_N_WINS, H_NEXT_DEALER, H_NEXT_STREAK, H_NFLOWERS,
@@ -56,7 +57,7 @@ def _legal_turn(S, ctx, p, out, phase):
     h = HAND + 34 * p
     if phase == PH_DRAWN:
         t = S[H_DRAWN]
-        if t >= 0 and not _missed(S, p, t):
+        if t >= 0 and not _missed(S, p, t) and could_win(S, ctx, p, t, True):
             fans = np.zeros(MAX_FANS, dtype=np.int64)
             total, legal, fl = win_value(S, ctx, p, t, True, False, fans)
             if total >= 0 and legal:
@@ -84,7 +85,7 @@ def _legal_claims(S, ctx, p, out, phase):
         return 0
     h = HAND + 34 * p
     n = _put(out, 0, ACT_PASS, -1, -1, -1)
-    if not _missed(S, p, t):
+    if not _missed(S, p, t) and could_win(S, ctx, p, t, False):
         fans = np.zeros(MAX_FANS, dtype=np.int64)
         total, legal, fl = win_value(S, ctx, p, t, False, phase == PH_ROB, fans)
         if total >= 0 and legal:
