@@ -569,28 +569,6 @@ def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = Non
                        t.variant)
 
 
-def random_batch(n: int, seed: int = 0, p_called: float = 0.25,
-                 p_special: float = 0.05) -> HandBatch:
-    """N random complete Taiwan hands (5 sets + pair with called chows / pungs / kongs, or
-    七対+刻子; flowers 0..7; random seat, dealer, streak, win type, timing flags). For tests
-    and benchmarks; the four-copies limit holds."""
-    b = HandBatch.empty(n, RULES)
-    _k.random_complete_kernel(int(seed), n, float(p_called), float(p_special), b.counts,
-                              b.winning_tile, b.melds, b.n_melds, b.flowers, b.flags, b.seat,
-                              b.dealer, b.discarder, b.streak, b.table_discards)
-    return b
-
-
-def random_ready_batch(n: int, seed: int = 0, p_called: float = 0.25) -> HandBatch:
-    """N random ready 16-tile hands: random complete hands less their winning tile."""
-    b = random_batch(n, seed, p_called, 0.05)
-    rows = np.arange(n)
-    b.counts[rows, b.winning_tile.astype(np.int64)] -= 1
-    b.winning_tile[:] = -1
-    return b
-
-
 __all__ = ["FAN_TABLE", "TaiTable", "Decision", "get_table", "score_hand", "score_batch",
            "score_waits_batch", "dealer_bonus", "settle_win", "settle_multiple_ron",
-           "settle_flower_win", "next_dealer_state", "win_allowed", "MissedWins",
-           "random_batch", "random_ready_batch"]
+           "settle_flower_win", "next_dealer_state", "win_allowed", "MissedWins"]

@@ -479,22 +479,6 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     return WaitScores(wins, td, ts, wins.copy(), wins.copy(), live)
 
 
-def random_batch(n: int, rules: str = "tuidaohu", seed: int = 0) -> HandBatch:
-    """``n`` random complete hands (0-4 called melds with open/added/concealed kongs,
-    about 10% seven pairs, 40% self-drawn) for benchmarks and property tests."""
-    rs = get_rules(rules)
-    b = HandBatch.empty(n, rs.name)
-    _k.random_complete_hands(n, np.array(rs.kinds, np.int64), rs.chow_allowed, seed,
-                             b.counts, b.melds, b.n_melds, b.flags)
-    rng = np.random.default_rng(seed)
-    held = b.counts > 0
-    # a winning tile drawn among the concealed tiles (the kernel does not need it; it
-    # makes every row a valid Hand for batch.hand(i))
-    pick = (rng.random(held.shape) * held).argmax(axis=1)
-    b.winning_tile[:] = pick.astype(np.int8)
-    return b
-
-
 __all__ = ["FAN_TABLE", "FAN_TABLES", "FanTable", "get_table", "score_hand",
            "score_batch", "score_waits_batch", "settle", "kong_payment", "head_bump",
-           "next_dealer", "multiplier", "random_batch"]
+           "next_dealer", "multiplier"]
