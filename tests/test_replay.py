@@ -52,7 +52,7 @@ def test_text_sample_fans_equal_the_fan_lines(text_result):
     table = load_table("mcr", "botzone")
     names = {}
     for r in table.rows:
-        for n in (r.zh, *r.get("aliases", ())):
+        for n in (r.zh, *(getattr(r, "aliases", None) or r.get("aliases", ()))):
             names[n] = r.id
     logged = []
     for line in TEXT.read_text(encoding="utf-8").splitlines():

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from ..datasets._events import EventFlag, EventKind
-from ..engine._core import apply, init_state, spent_after, win_value
+from ..engine._core import apply, init_state, win_value
 from ..engine._layout import (H_DRAWN, H_ENDED, H_LAST_DRAW, H_N_WINS, H_NDISC, H_NFLOWERS,
                               H_NMELDS, H_PLAYERS, H_PREVALENT, H_SCORES, H_SEATS, H_SEG,
                               H_WALL_KNOWN, H_WALL_MODE, HAND, M_CLAIMED, M_FLAGS, M_KIND,
@@ -245,8 +245,6 @@ def fold_results(ctx, kind, player, tile, aux, target, flags, starts, dealer, pr
                                      c_player, c_tile, c_self, c_total, c_legal, c_flags,
                                      c_logged)
             elif k == K_DISCARD or k == K_KONG_ADDED:
-                if k == K_DISCARD and spent_after(S, p):
-                    fl |= EF_LAST_TILE
                 for q in range(n):
                     if q == p:
                         continue

@@ -129,6 +129,9 @@ def lex_block(buf, line0, WORDS, WORD_LEN,
     n = buf.shape[0]
     tok_a = np.zeros(MAX_TOKENS, np.int64)
     tok_b = np.zeros(MAX_TOKENS, np.int64)
+    cl_m = np.zeros(MAX_TOKENS, np.int64)
+    cl_k = np.zeros(MAX_TOKENS, np.int64)
+    cl_t = np.zeros(MAX_TOKENS, np.int64)
     nr = 0
     nd = 0
     phase = 0          # 0 outside, 1 wind, 2 deal, 3 play, 4 fan, 5 score, 6 done, 7 skip, 8 stray
@@ -284,7 +287,9 @@ def lex_block(buf, line0, WORDS, WORD_LEN,
                 t = _tile(buf, tok_a[3], tok_b[3])
                 if p < 0 or p > 3 or t < 0 or act == 0 or act > W_HU:
                     ok = False
-                # Ignore clauses -> CLAIM_LOST rows (before the claim)
+                # Ignore clauses -> CLAIM_LOST rows, written after the claim that beat them
+                lost_target = live_p
+                n_lost = 0
                 x = 4
                 while ok and x < nt:
                     if (_word(buf, tok_a[x], tok_b[x], WORDS, WORD_LEN) != W_IGNORE
@@ -298,15 +303,10 @@ def lex_block(buf, line0, WORDS, WORD_LEN,
                     if m < 0 or m > 3 or ck < 0 or ct < 0:
                         ok = False
                         break
-                    e_deal[nr] = cur
-                    e_kind[nr] = K_CLAIM_LOST
-                    e_player[nr] = m
-                    e_tile[nr] = ct
-                    e_aux[nr] = ck
-                    e_target[nr] = live_p
-                    e_flags[nr] = 0
-                    e_line[nr] = line
-                    nr += 1
+                    cl_m[n_lost] = m
+                    cl_k[n_lost] = ck
+                    cl_t[n_lost] = ct
+                    n_lost += 1
                     x += 5
                 if ok:
                     kind = -1
@@ -373,6 +373,16 @@ def lex_block(buf, line0, WORDS, WORD_LEN,
                         else:
                             live_p = -1
                             live_t = -1
+                        for y in range(n_lost):
+                            e_deal[nr] = cur
+                            e_kind[nr] = K_CLAIM_LOST
+                            e_player[nr] = cl_m[y]
+                            e_tile[nr] = cl_t[y]
+                            e_aux[nr] = cl_k[y]
+                            e_target[nr] = lost_target
+                            e_flags[nr] = 0
+                            e_line[nr] = line
+                            nr += 1
             else:
                 ok = False
         elif ok and phase == 4:

@@ -170,6 +170,6 @@ def fan_names(rules: str = "mcr", variant: str | None = "botzone") -> dict[str, 
     table = load_table(rules, variant)
     out: dict[str, tuple[int, int]] = {}
     for r in table.rows:
-        for name in (r.zh, *r.get("aliases", ())):
+        for name in (r.zh, *(getattr(r, "aliases", None) or r.get("aliases", ()))):
             out[name] = (r.id, r.points)
     return out

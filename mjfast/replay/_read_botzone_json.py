@@ -149,6 +149,7 @@ class BotzoneJsonReader:
                        can_hu=can if with_can else None)
                 last = (kind, player, tile)
 
+            lost: list = []
             # claims that lost on priority: replies naming a claim on the live discard
             # (or a rob of an added kong) by players other than the one who acted
             if replies and act in ("PENG", "CHI", "GANG", "HU") and (live is not None or (
@@ -161,8 +162,14 @@ class BotzoneJsonReader:
                         continue
                     kind = _CLAIM_WORDS[word[0]]
                     t = live[1] if live is not None else last[2]
-                    cb.add(step, EventKind.CLAIM_LOST, m, t, aux=int(kind), target=target)
+                    lost.append((m, t, int(kind), target))
             replies = None
+
+            def flush_lost():
+                # lost claims follow the claim that beat them (the engine's play-loop order)
+                for m_, t_, k_, g_ in lost:
+                    cb.add(step, EventKind.CLAIM_LOST, m_, t_, aux=k_, target=g_)
+                lost.clear()
 
             if act == "INIT":
                 if disp.get("quan") is not None:
@@ -197,6 +204,7 @@ class BotzoneJsonReader:
                     if mid >= 27 or mid % 9 in (0, 8):
                         raise _Bad(step, "CHI names the chow's middle tile (a suited 2..8)")
                     add(EventKind.CHOW, p, dt, aux=mid - 1, target=dp, with_can=False)
+                flush_lost()
                 t = self._tile(disp.get("tile"), step)
                 add(EventKind.DISCARD, p, t)
                 live = (p, t)
@@ -208,6 +216,7 @@ class BotzoneJsonReader:
                     t = self._tile(tok, step) if tok else -1
                     add(EventKind.KONG_CONCEALED, p, t,
                         flags=EventFlag.HIDDEN if t < 0 else 0)
+                flush_lost()
                 live = None
                 kong_by = p
             elif act == "BUGANG":
@@ -223,6 +232,7 @@ class BotzoneJsonReader:
                     add(EventKind.WIN, p, last[2], target=last[1], flags=EventFlag.ROBBING)
                 else:
                     raise _Bad(step, "HU with no tile to win on")
+                flush_lost()
                 fans = disp.get("fan") or []
                 for f in fans:
                     name, cnt = f.get("name"), int(f.get("cnt", 1))

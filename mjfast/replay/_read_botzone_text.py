@@ -296,11 +296,18 @@ class BotzoneTextReader:
                 raise _Bad(f"unknown claim {rest[3]!r} in an Ignore clause")
             lost.append((m, kind, self._tile(rest[4])))
             rest = rest[5:]
+        target = -1
         if lost:
             if d.live is None:
                 raise _Bad("Ignore clause with no discard before it")
-            for m, kind, t in lost:
-                cb.add(no, EventKind.CLAIM_LOST, m, t, aux=int(kind), target=d.live[0])
+            target = d.live[0]
+        self._act(cb, d, no, toks, p, act, tile)
+        # lost claims follow the claim that beat them (the engine's play-loop order)
+        for m, kind, t in lost:
+            cb.add(no, EventKind.CLAIM_LOST, m, t, aux=int(kind), target=target)
+
+    def _act(self, cb: ChunkBuilder, d: _Deal, no: int, toks: list[str], p: int, act: str,
+             tile: int) -> None:
         if act == "Draw":
             flags = EventFlag.REPLACEMENT if d.kong_by == p else 0
             d.kong_by = -1
