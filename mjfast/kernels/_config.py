@@ -58,6 +58,18 @@ def sources_hash() -> str:
 KEY = sources_hash()
 
 
+def _copy_missing(src: Path, dst: str) -> None:
+    """Copy the cache files of ``src`` that ``dst`` lacks (atomic per file; no marker)."""
+    for f in sorted(src.iterdir()):
+        if f.name == WARM_MARKER or not f.is_file() or f.name.endswith(".tmp"):
+            continue
+        target = os.path.join(dst, f.name)
+        if not os.path.exists(target):
+            tmp = f"{target}.{os.getpid()}.tmp"
+            shutil.copyfile(f, tmp)
+            os.replace(tmp, target)
+
+
 def _seed_from_shipped(path: str, key: str) -> None:
     """Copy the install-time cache into an empty user folder (once; atomic per file)."""
     src = SHIPPED / key
@@ -66,17 +78,21 @@ def _seed_from_shipped(path: str, key: str) -> None:
     if os.path.exists(os.path.join(path, WARM_MARKER)):
         return
     try:
-        for f in sorted(src.iterdir()):           # data files first, the marker last
-            if f.name == WARM_MARKER or not f.is_file():
-                continue
-            dst = os.path.join(path, f.name)
-            if not os.path.exists(dst):
-                tmp = f"{dst}.{os.getpid()}.tmp"
-                shutil.copyfile(f, tmp)
-                os.replace(tmp, dst)
+        _copy_missing(src, path)                  # data files first, the marker last
         shutil.copyfile(src / WARM_MARKER, os.path.join(path, WARM_MARKER))
     except OSError:
         pass                                      # compile at first use instead
+
+
+def _user_candidates(key: str) -> list[str]:
+    candidates = []
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        candidates.append(os.path.join(os.environ["NUMBA_CACHE_DIR"], f"mjfast-{key}"))
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    candidates.append(os.path.join(base, "mjfast", f"numba-{key}"))
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    candidates.append(os.path.join(tempfile.gettempdir(), f"mjfast-{uid}", f"numba-{key}"))
+    return candidates
 
 
 def choose_cache_dir() -> str | None:
@@ -85,15 +101,17 @@ def choose_cache_dir() -> str | None:
     build = os.environ.get("MJFAST_JIT_BUILD_DIR")
     if build:
         build = os.path.join(build, key)
-        return build if _writable(build) else None
-    candidates = []
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        candidates.append(os.path.join(os.environ["NUMBA_CACHE_DIR"], f"mjfast-{key}"))
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates.append(os.path.join(base, "mjfast", f"numba-{key}"))
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    candidates.append(os.path.join(tempfile.gettempdir(), f"mjfast-{uid}", f"numba-{key}"))
-    for candidate in candidates:
+        if not _writable(build):
+            return None
+        # kernels this user already compiled from the same sources need no second compile
+        for user in _user_candidates(key):
+            if os.path.isdir(user):
+                try:
+                    _copy_missing(Path(user), build)
+                except OSError:
+                    pass
+        return build
+    for candidate in _user_candidates(key):
         if _writable(candidate):
             _seed_from_shipped(candidate, key)
             return candidate
