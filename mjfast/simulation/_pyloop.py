@@ -78,7 +78,8 @@ def play_jobs_python(plan, job_idx):
         for k in range(nd):
             wall = make_wall(plan.rules, plan.seed, game, k,
                              flowers=False if plan.wall == "botzone" else None)
-            keys = [make_key(plan.seed, game, k, STREAM_BOT, perm * 8 + q) for q in range(n)]
+            keys = np.array([make_key(plan.seed, game, k, STREAM_BOT, perm * 8 + q)
+                             for q in range(n)], dtype=np.uint64)
             prevalent = (k // n) % 4 if PREVALENT_MODE[plan.rules] == 0 else (changes // n) % 4
             g = Game(plan.rules, plan.variant, wall=wall, dealer=dealer, prevalent=prevalent,
                      streak=streak, wall_mode=plan.wall or "standard")
@@ -174,7 +175,8 @@ def _play_one(g, ctx, bc, n, pols, codes, keys, minimum, c, scores, fans, decide
         if claim:
             i = decide_claim(S, ctx, bc, p, arr, len(acts), codes[p], keys[p], ctr[p], c)
         else:
-            i = decide_turn(S, ctx, bc, p, arr, len(acts), codes[p], keys[p], ctr[p],
+            # argument types as in the compiled loop (no second specialisation)
+            i = decide_turn(S, ctx, bc, np.int32(p), arr, len(acts), codes[p], keys[p], ctr[p],
                             minimum, c, scores, fans, waits)
         ctr[p] += 1
         return int(i)
