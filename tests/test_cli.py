@@ -10,7 +10,7 @@ import pytest
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mjfast", *args], capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=1800)
 
 
 def test_help_lists_commands():

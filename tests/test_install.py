@@ -49,7 +49,7 @@ def test_numba_cache_redirected_on_read_only_install(tmp_path):
     env.update(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"))
     for _ in range(2):   # the second run loads the kernels from the cache
         out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path,
-                             capture_output=True, text=True, timeout=600)
+                             capture_output=True, text=True, timeout=1800)
         assert out.returncode == 0, out.stderr
     cache_dir = out.stdout.strip().splitlines()[-1]
     assert cache_dir.startswith(str(home))

@@ -259,7 +259,7 @@ def test_cli_shanten_json_and_text():
     """``mjfast shanten "<hand>" [--json]`` as a user runs it."""
     def run(*args):
         return subprocess.run([sys.executable, "-m", "mjfast", "shanten", *args],
-                              capture_output=True, text=True, timeout=300)
+                              capture_output=True, text=True, timeout=1800)
     out = run("123456789m1112p", "--rules", "mcr", "--json")
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
