@@ -47,11 +47,11 @@ def match_id(deal_id: str) -> str:
 
 def fan_labels(variant: str | None = "botzone") -> dict[int, str]:
     """Fan id -> the judge's Chinese name (a row's first alias, else its ``zh``)."""
-    from ..rules._table import load_table
-    table = load_table("mcr", None if variant in (None, "default") else variant)
+    from ..rules import get_profile
+    profile = get_profile("mcr", None if variant in (None, "default") else variant)
     out = {}
-    for r in table.rows:
-        al = r.get("aliases") or []
+    for r in profile.rows:
+        al = tuple(getattr(r, "aliases", ()) or ())
         out[r.id] = str(al[0]) if al else r.zh
     return out
 
