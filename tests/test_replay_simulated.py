@@ -8,6 +8,7 @@ import pytest
 from mjfast.datasets import Dataset, EventKind as K, events_from_arrow
 
 simulation = pytest.importorskip("mjfast.simulation")
+pytestmark = pytest.mark.slow          # the simulator's bots compile on a cold cache
 
 
 @pytest.fixture(scope="module")
