@@ -307,3 +307,11 @@ def test_cli_progress_and_json_summary(tmp_path):
     summary = json.loads(r.output)
     assert summary["stats"]["replayed"] == 3 and summary["variant"] == "botzone"
     assert Dataset(tmp_path / "c").row_counts()["candidates"] > 0
+
+
+def test_workers_give_the_same_tables():
+    one = replay([TEXT], "botzone", chunk_deals=4)
+    two = replay([TEXT], "botzone", chunk_deals=4, workers=2)
+    assert one.stats == two.stats
+    for name in one.tables:
+        assert one[name].to_pylist() == two[name].to_pylist(), name

@@ -20,6 +20,7 @@ def replay_command(
     candidates: bool = typer.Option(False, "--candidates",
                                     help="Also write every possible discard at each decision."),
     chunk: int = typer.Option(2000, "--chunk", help="Deals per shard."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Processes replaying shards."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
@@ -29,7 +30,7 @@ def replay_command(
     try:
         from ..replay._write import replay_to_dataset
         summary = replay_to_dataset(paths, fmt, out, rules=rules, variant=variant,
-                                    candidates=candidates, chunk_deals=chunk,
+                                    candidates=candidates, chunk_deals=chunk, workers=workers,
                                     progress=not quiet and not json_out)
     except MjfastError as exc:
         _fail(exc)

@@ -452,27 +452,50 @@ def _default_variant(fmt: str, rules: str, variant: str | None) -> str | None:
     return "botzone" if fmt in ("botzone", "botzone-json") and rules == "mcr" else None
 
 
+def _replay_task(args) -> ReplayShard:
+    return replay_chunk(*args)
+
+
 def iter_replay(paths, fmt: str, rules: str = "mcr", variant: str | None = None,
-                candidates: bool = False, chunk_deals: int = 2000) -> Iterator[ReplayShard]:
+                candidates: bool = False, chunk_deals: int = 2000,
+                workers: int = 1) -> Iterator[ReplayShard]:
     """Replay every deal of ``paths`` (files, folders, globs); one shard per chunk of
-    ``chunk_deals`` deals. ``fmt``: ``botzone`` (text), ``botzone-json``, ``events``
-    (Parquet ``events`` files, mjfast dataset folders, JSON lines). ``variant`` defaults
-    to ``botzone`` for Botzone logs."""
+    ``chunk_deals`` deals, in input order. ``fmt``: ``botzone`` (text), ``botzone-json``,
+    ``events`` (Parquet ``events`` files, mjfast dataset folders, JSON lines). ``variant``
+    defaults to ``botzone`` for Botzone logs. ``workers`` > 1: chunks are replayed in
+    that many spawned processes (the reader stays in this one; at most 2 x workers chunks in
+    flight); the shards are the same whatever the worker count."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     from ..rules.registry import get_rules
     rules = get_rules(rules).name
     var = _default_variant(fmt, rules, variant)
-    for i, chunk in enumerate(read_chunks(paths, fmt, chunk_deals, rules, var)):
-        yield replay_chunk(chunk, rules, var, candidates, index=i)
+    chunks = read_chunks(paths, fmt, chunk_deals, rules, var)
+    if not isinstance(workers, int) or workers < 1:
+        raise ArgumentError(str(workers), None, "workers must be a positive integer")
+    if workers == 1:
+        for i, chunk in enumerate(chunks):
+            yield replay_chunk(chunk, rules, var, candidates, i)
+        return
+    import multiprocessing as mp
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
+        pending: deque = deque()
+        for i, chunk in enumerate(chunks):
+            pending.append(ex.submit(_replay_task, (chunk, rules, var, candidates, i)))
+            while len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def replay(paths, fmt: str, rules: str = "mcr", variant: str | None = None,
-           candidates: bool = False, chunk_deals: int = 2000) -> ReplayResult:
+           candidates: bool = False, chunk_deals: int = 2000, workers: int = 1) -> ReplayResult:
     """Replay every deal and return all tables (see :func:`iter_replay`)."""
     stats = ReplayStats()
     parts: dict[str, list[pa.Table]] = {}
-    for shard in iter_replay(paths, fmt, rules, variant, candidates, chunk_deals):
+    for shard in iter_replay(paths, fmt, rules, variant, candidates, chunk_deals, workers):
         stats += shard.stats
         for name, t in shard.tables.items():
             parts.setdefault(name, []).append(t)

@@ -11,7 +11,8 @@ from ._replay import ReplayStats, expand_paths, iter_replay
 
 def replay_to_dataset(paths, fmt: str, out: str | os.PathLike, rules: str = "mcr",
                       variant: str | None = None, candidates: bool = False,
-                      chunk_deals: int = 2000, progress: bool = False) -> dict[str, Any]:
+                      chunk_deals: int = 2000, progress: bool = False,
+                      workers: int = 1) -> dict[str, Any]:
     """Replay ``paths`` and write every table under ``out`` (Hive partitions
     ``rules=/variant=``, shard ``NNNNN`` per chunk); returns the summary (also in the
     manifest)."""
@@ -34,7 +35,7 @@ def replay_to_dataset(paths, fmt: str, out: str | os.PathLike, rules: str = "mcr
         task = bar.add_task("replay", total=len(files) or None, deals=0)
         bar.start()
     try:
-        for shard in iter_replay(files, fmt, rules, var, candidates, chunk_deals):
+        for shard in iter_replay(files, fmt, rules, var, candidates, chunk_deals, workers):
             name = f"{shard.index:05d}"
             for table, t in shard.tables.items():
                 ds.write(table, t, rules=rules, variant=var, shard=name)
