@@ -24,7 +24,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from mjfast.errors import InputError
 
@@ -82,14 +82,6 @@ def stable_hash(obj: Any, n: int = 16) -> str:
     """A short hex digest of a JSON-able object (sorted keys): stable across runs."""
     text = json.dumps(obj, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:n]
-
-
-def check_type_int(spec: dict[str, Any], key: str) -> int:
-    """``spec[key]`` as an int, else a :class:`SpecError` naming the key."""
-    v = spec.get(key)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise SpecError(f"{key} = {v!r}", None, f"{key} must be an integer")
-    return v
 
 
 def derive_seed(seed: int, *parts: Any) -> int:
@@ -220,10 +212,3 @@ def run_job(job: Job, out: str | os.PathLike, executor=None, progress=None) -> R
     return RunSummary(out, job.name, len(job.shards), len(pending),
                       len(job.shards) - len(pending), n_in, n_out, n_q,
                       dict(manifest["tables"]), manifest)
-
-
-def hash_rule_files(paths: Iterable[Path]) -> list[dict[str, Any]]:
-    """``[{file, sha256}]`` of rule files (names only, no absolute paths: the manifest
-    must not depend on where the package is installed)."""
-    from mjfast.datasets import file_sha256
-    return [{"file": Path(p).name, "sha256": file_sha256(p)} for p in paths]

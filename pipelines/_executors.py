@@ -12,7 +12,6 @@ finish (``error`` a one-line message, else None).
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
 from typing import Iterator
 
 from ._core import Shard, execute_shard
@@ -87,7 +86,7 @@ class DaskExecutor:
         if self.scheduler:
             return Client(self.scheduler), None
         cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
-                               processes=self.processes, dashboard_address=None,
+                               processes=self.processes, dashboard_address=":0",
                                silence_logs=40)
         return Client(cluster), cluster
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._core import Job, Shard, ShardResult, SpecError, check_type_int
-from ._spec import Variant, load_spec, resolve_variant
+from ._core import Job, Shard, ShardResult, SpecError
+from ._spec import Variant, check_type, load_spec, resolve_variant
 
 TRANSFORM = "mjfast.pipelines.simulate:transform"
 
@@ -40,9 +40,9 @@ def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
     """Shards of the simulate job (see ``simulate.toml``): for each rule set (and each of
     ``variants``), ``deals`` deals with ``bots`` from ``seed``."""
     rules_list = spec["rules"] if isinstance(spec["rules"], list) else [spec["rules"]]
-    deals = check_type_int(spec, "deals")
-    seed = check_type_int(spec, "seed")
-    gps = check_type_int(spec, "games_per_shard")
+    deals = check_type(spec, "deals", int)
+    seed = check_type(spec, "seed", int)
+    gps = check_type(spec, "games_per_shard", int)
     if deals < 1 or gps < 1:
         raise SpecError(f"deals = {deals}", None, "deals and games_per_shard must be positive")
     wall = spec.get("wall") or None

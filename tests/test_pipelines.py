@@ -2,7 +2,6 @@
 resumes to the same bytes, every input row is accounted for."""
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -10,7 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
 

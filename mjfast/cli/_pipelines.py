@@ -19,7 +19,7 @@ from typing import List, Optional
 
 import typer
 
-from ._app import _fail, _print_json, app
+from ._app import _print_json, app
 
 EXIT_OK, EXIT_QUARANTINED, EXIT_BAD_INPUT, EXIT_SHARDS_FAILED = 0, 1, 2, 3
 
