@@ -6,8 +6,8 @@ and a fresh install's first command loads them instead of compiling (see
 ``mjfast/kernels/_config.py``). It drives the public API the way the command line does
 (parse, decompose, shanten, waits, score, score-waits, batch scoring, the generator) on a
 few generated hands of every rule set, so it follows whatever kernels those calls use
-without naming them. A step that fails is reported and skipped (the kernel then compiles
-at first use); the marker ``warm.json`` lists the steps and their times.
+without naming them. A step that fails is reported and skipped (its kernels then compile
+at first use); the marker ``warm.json`` lists the steps, their times and the failures.
 
 Only NumPy and Numba are needed (the build environment has nothing else).
 """
@@ -66,7 +66,8 @@ def step_names() -> list[str]:
 
 def run(verbose: bool = True) -> dict:
     """Run every step; returns ``{"steps": {name: seconds}, "failed": {name: error}}`` and
-    writes it as the cache's warm marker when nothing failed."""
+    writes it as the cache's warm marker (a failed step only leaves its kernels to compile
+    at first use; the rest of the cache still ships)."""
     from mjfast.kernels import _config
     from mjfast.rules.registry import RULESETS
 
@@ -92,7 +93,7 @@ def run(verbose: bool = True) -> dict:
                 print(f"mjfast warm-up: {key} {steps[key]:.1f} s", file=sys.stderr, flush=True)
     out = {"key": _config.KEY, "cache": _config.CACHE_DIR, "steps": steps, "failed": failed,
            "seconds": round(time.perf_counter() - t0, 1)}
-    if _config.CACHE_DIR and not failed:
+    if _config.CACHE_DIR:   # what compiled is valid even when a step failed (listed)
         path = os.path.join(_config.CACHE_DIR, _config.WARM_MARKER)
         with open(path + ".tmp", "w") as fh:
             json.dump(out, fh, indent=1)
