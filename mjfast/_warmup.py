@@ -9,7 +9,8 @@ few generated hands of every rule set, so it follows whatever kernels those call
 without naming them. A step that fails is reported and skipped (its kernels then compile
 at first use); the marker ``warm.json`` lists the steps, their times and the failures.
 
-Only NumPy and Numba are needed (the build environment has nothing else).
+The build environment holds NumPy, Numba, pyarrow and Polars (``[build-system] requires``):
+the engine, simulation and replay steps need the event tables.
 """
 from __future__ import annotations
 
@@ -54,9 +55,31 @@ def _steps(rules: str):
     ]
 
 
+def _play_steps(rules: str):
+    """The engine, simulation and replay kernels, as ``mjfast run`` drives them."""
+    def simulate():
+        from mjfast.simulation import simulate as sim
+        bots = "efficiency,value" if rules == "two_player" else "efficiency,value,efficiency,value"
+        sim(rules, bots=bots, deals=2, seed=1)
+        if rules == "mcr":
+            sim(rules, bots="efficiency", deals=2, seed=1, wall="botzone", variant="botzone")
+
+    def replay():
+        from mjfast.data import botzone_json_samples, botzone_text_sample
+        from mjfast.replay import replay as rep
+        for variant in ("botzone", None):
+            rep([botzone_text_sample()], "botzone", variant=variant)
+        rep(botzone_json_samples(), "botzone-json", variant="botzone")
+
+    steps = [("simulate", simulate)]
+    if rules == "mcr":
+        steps.append(("replay", replay))
+    return steps
+
+
 def step(rules: str, name: str):
     """The thunk of one warm-up step (``benchmarks/bench_first_run.py`` times each)."""
-    return dict(_steps(rules))[name]
+    return dict(_steps(rules) + _play_steps(rules))[name]
 
 
 def step_names() -> list[str]:
@@ -76,7 +99,7 @@ def run(verbose: bool = True) -> dict:
     failed: dict[str, str] = {}
     for rules in RULESETS:
         try:
-            todo = _steps(rules)
+            todo = _steps(rules) + _play_steps(rules)
         except Exception as e:  # noqa: BLE001  (report, do not fail the install)
             failed[f"{rules}: generate"] = f"{type(e).__name__}: {e}"
             continue

@@ -71,13 +71,40 @@ def test_a_changed_kernel_source_is_a_different_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.delenv("MJFAST_JIT_BUILD_DIR", raising=False)
-    fake = tmp_path / "kernels"
-    fake.mkdir()
-    (fake / "_a.py").write_text("x = 1")
-    monkeypatch.setattr(_config, "HERE", fake)
+    fake = tmp_path / "pkg"
+    for sub in ("kernels", "engine", "cli"):
+        (fake / sub).mkdir(parents=True)
+    (fake / "kernels" / "_a.py").write_text("x = 1")
+    (fake / "engine" / "_b.py").write_text("y = 1")
+    (fake / "cli" / "_c.py").write_text("z = 1")
+    monkeypatch.setattr(_config, "PACKAGE", fake)
     a = _config.choose_cache_dir()
-    (fake / "_a.py").write_text("x = 2")
-    assert _config.choose_cache_dir() != a
+    (fake / "kernels" / "_a.py").write_text("x = 2")
+    b = _config.choose_cache_dir()
+    assert b != a
+    # the engine calls into the kernels: its sources key the cache too (Numba's own stamp
+    # looks only at the defining file, so a cached engine kept stale kernel code)
+    (fake / "engine" / "_b.py").write_text("y = 2")
+    c = _config.choose_cache_dir()
+    assert c != b
+    # the command line never reaches compiled code: editing it keeps the cache
+    (fake / "cli" / "_c.py").write_text("z = 2")
+    assert _config.choose_cache_dir() == c
+
+
+def test_engine_simulation_and_replay_kernels_use_the_keyed_cache():
+    sources = {p.relative_to(_config.PACKAGE).as_posix() for p in _config.jit_sources()}
+    for f in ("kernels/_entry.py", "engine/_core.py", "simulation/_loop.py", "replay/_fold.py",
+              "hand.py", "rules/_profile.py", "datasets/_events.py"):
+        assert f in sources
+    assert not any(s.startswith(("cli/", "report/", "analytics/")) for s in sources)
+    if _config.CACHE_DIR is None:
+        return
+    from mjfast.engine import _core
+    locator = _core.apply._cache._impl.locator     # the locator Numba chose for it
+    assert locator.get_cache_path() == _config.CACHE_DIR
+    assert locator.get_source_stamp() == _config.KEY
+    assert locator.get_disambiguator().startswith("engine-")
 
 
 ANNOUNCE = """

@@ -1,7 +1,8 @@
 """Numba settings shared by every kernel, and where compiled kernels are cached.
 
-Every kernel in this folder is cached in ONE flat folder keyed by a hash of every kernel
-source file (``KEY``), by a cache locator of our own (:class:`KernelCacheLocator`, first in
+Every compiled function of the package (the kernels here, and the engine, simulation and
+replay kernels: :func:`jit_sources`) is cached in ONE flat folder keyed by a hash of every
+such source file (``KEY``), by a cache locator of our own (:class:`KernelCacheLocator`, first in
 Numba's list):
 
 - the folder does not depend on where the package lies, so a cache compiled at install
@@ -30,6 +31,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+PACKAGE = HERE.parent
 SHIPPED = HERE / "_jitcache"
 WARM_MARKER = "warm.json"     # written by mjfast._warmup when every entry point compiled
 
@@ -46,16 +48,32 @@ def _writable(path: str) -> bool:
         return False
 
 
+# Folders of the package whose code never reaches compiled code: edits there keep the cache.
+_NOT_COMPILED = {"cli", "report", "analytics", "data", "_jitcache", "__pycache__"}
+
+
+def jit_sources() -> list[Path]:
+    """Every source file whose code or constants can end up in compiled kernels: every
+    ``.py``/``.pyx`` of the package outside the command line, report and analytics
+    layers (the engine, simulation and replay kernels import constants from the hand
+    model, the rule profile and the event model, so those count too)."""
+    files = [p for p in sorted(PACKAGE.rglob("*.py")) + sorted(PACKAGE.rglob("*.pyx"))
+             if not _NOT_COMPILED.intersection(p.relative_to(PACKAGE).parts[:-1])]
+    return files
+
+
 def sources_hash() -> str:
-    """Hash of every kernel source (Python and Cython) in this folder."""
+    """Hash of every source in :func:`jit_sources` (names relative to the package)."""
     h = hashlib.sha256()
-    for p in sorted(HERE.glob("*.py")) + sorted(HERE.glob("*.pyx")):
-        h.update(p.name.encode())
+    for p in jit_sources():
+        h.update(p.relative_to(PACKAGE).as_posix().encode())
+        h.update(b"\0")
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
 
 KEY = sources_hash()
+_JIT_FILES = frozenset(p.resolve() for p in jit_sources())
 
 
 def _copy_missing(src: Path, dst: str) -> None:
@@ -128,10 +146,13 @@ def _install_locator() -> bool:
         return False
 
     class KernelCacheLocator(base):
-        """Kernels of this folder: the keyed folder, stamped with ``KEY``."""
+        """Every compiled function of the package (:func:`jit_sources`): the keyed folder,
+        stamped with ``KEY``; the file's folder and line disambiguate (one flat folder
+        holds ``engine/_score.py`` and a ``kernels/_score.py`` alike)."""
 
         def __init__(self, py_func, py_file):
             self._lineno = py_func.__code__.co_firstlineno
+            self._folder = Path(py_file).resolve().parent.name
 
         def get_cache_path(self):
             return CACHE_DIR
@@ -140,14 +161,14 @@ def _install_locator() -> bool:
             return KEY
 
         def get_disambiguator(self):
-            return str(self._lineno)
+            return f"{self._folder}-{self._lineno}"
 
         @classmethod
         def from_function(cls, py_func, py_file):
             if CACHE_DIR is None:
                 return None
             try:
-                if Path(py_file).resolve().parent != HERE:
+                if Path(py_file).resolve() not in _JIT_FILES:
                     return None
             except OSError:
                 return None
