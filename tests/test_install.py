@@ -61,12 +61,12 @@ def test_cache_folder_is_keyed_by_every_kernel_source(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     first = _config.choose_cache_dir()
-    fake = tmp_path / "kernels"
-    fake.mkdir()
-    (fake / "_a.py").write_text("x = 1")
-    monkeypatch.setattr(_config, "HERE", fake)
+    fake = tmp_path / "pkg"
+    (fake / "kernels").mkdir(parents=True)
+    (fake / "kernels" / "_a.py").write_text("x = 1")
+    monkeypatch.setattr(_config, "PACKAGE", fake)
     a = _config.choose_cache_dir()
-    (fake / "_a.py").write_text("x = 2")
+    (fake / "kernels" / "_a.py").write_text("x = 2")
     b = _config.choose_cache_dir()
     assert a != b and first not in (a, b)
     assert a.startswith(str(tmp_path))
