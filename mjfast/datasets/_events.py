@@ -67,6 +67,31 @@ class EventFlag(IntFlag):
     INSTANT = 32         # WIN: an instant flower win (Taiwan), no regular hand needed
 
 
+# The same codes as plain ints, the one definition compiled code (engine, simulation,
+# replay kernels) reads: Numba takes module-level ints as compile-time constants.
+K_DEAL = int(EventKind.DEAL)
+K_DRAW = int(EventKind.DRAW)
+K_FLOWER = int(EventKind.FLOWER)
+K_DISCARD = int(EventKind.DISCARD)
+K_CHOW = int(EventKind.CHOW)
+K_PUNG = int(EventKind.PUNG)
+K_KONG_EXPOSED = int(EventKind.KONG_EXPOSED)
+K_KONG_CONCEALED = int(EventKind.KONG_CONCEALED)
+K_KONG_ADDED = int(EventKind.KONG_ADDED)
+K_CLAIM_LOST = int(EventKind.CLAIM_LOST)
+K_WIN_PASSED = int(EventKind.WIN_PASSED)
+K_WIN = int(EventKind.WIN)
+K_EXHAUSTIVE_DRAW = int(EventKind.EXHAUSTIVE_DRAW)
+K_KONG_PAYMENT = int(EventKind.KONG_PAYMENT)
+K_DEALER_CHANGE = int(EventKind.DEALER_CHANGE)
+EF_REPLACEMENT = int(EventFlag.REPLACEMENT)
+EF_ROBBING = int(EventFlag.ROBBING)
+EF_FALSE_WIN = int(EventFlag.FALSE_WIN)
+EF_HIDDEN = int(EventFlag.HIDDEN)
+EF_LAST_TILE = int(EventFlag.LAST_TILE)
+EF_INSTANT = int(EventFlag.INSTANT)
+
+
 EVENT_COLUMNS = ("deal", "seq", "kind", "player", "tile", "aux", "target", "flags", "total")
 _DTYPES = {"deal": np.int32, "seq": np.int32, "kind": np.int8, "player": np.int8,
            "tile": np.int8, "aux": np.int8, "target": np.int8, "flags": np.int8,

@@ -9,7 +9,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..datasets._events import EventFlag, EventKind
+from ..datasets._events import (K_DEAL, K_DRAW, K_FLOWER, K_DISCARD, K_CHOW, K_PUNG,
+                                K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED,
+                                K_CLAIM_LOST, K_WIN_PASSED, K_WIN, K_EXHAUSTIVE_DRAW,
+                                K_KONG_PAYMENT, K_DEALER_CHANGE, EF_REPLACEMENT,
+                                EF_ROBBING, EF_FALSE_WIN, EF_HIDDEN, EF_LAST_TILE,
+                                EF_INSTANT)
 from ..kernels._config import JIT_OPTIONS
 from ._layout import *  # noqa: F401,F403  (offsets and codes are compile-time constants)
 from ._layout import (ACT_FIELDS, ACT_PASS, E_BAD_MELD, E_CHOW_LEFT, E_DEAL, E_DEALER,
@@ -40,27 +45,6 @@ from ._score import (C_CHOW, C_DEAD, C_DEALER_REPEAT, C_EIGHT_FL_ID, C_FLOWERS, 
                      F_ROBBING_KONG, F_SELF_DRAWN, score_hand, settle_flower_win,
                      settle_kong, settle_win)
 
-K_DEAL = int(EventKind.DEAL)
-K_DRAW = int(EventKind.DRAW)
-K_FLOWER = int(EventKind.FLOWER)
-K_DISCARD = int(EventKind.DISCARD)
-K_CHOW = int(EventKind.CHOW)
-K_PUNG = int(EventKind.PUNG)
-K_KONG_EXPOSED = int(EventKind.KONG_EXPOSED)
-K_KONG_CONCEALED = int(EventKind.KONG_CONCEALED)
-K_KONG_ADDED = int(EventKind.KONG_ADDED)
-K_CLAIM_LOST = int(EventKind.CLAIM_LOST)
-K_WIN_PASSED = int(EventKind.WIN_PASSED)
-K_WIN = int(EventKind.WIN)
-K_EXHAUSTIVE_DRAW = int(EventKind.EXHAUSTIVE_DRAW)
-K_KONG_PAYMENT = int(EventKind.KONG_PAYMENT)
-K_DEALER_CHANGE = int(EventKind.DEALER_CHANGE)
-EF_REPLACEMENT = int(EventFlag.REPLACEMENT)
-EF_ROBBING = int(EventFlag.ROBBING)
-EF_FALSE_WIN = int(EventFlag.FALSE_WIN)
-EF_HIDDEN = int(EventFlag.HIDDEN)
-EF_LAST_TILE = int(EventFlag.LAST_TILE)
-EF_INSTANT = int(EventFlag.INSTANT)
 
 
 # ---------------------------------------------------------------------------------------

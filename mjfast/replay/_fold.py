@@ -21,7 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..datasets._events import EventFlag, EventKind
+from ..datasets._events import (K_DEAL, K_DRAW, K_DISCARD, K_CHOW, K_PUNG,
+                                K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED, K_WIN,
+                                EF_LAST_TILE)
 from ..engine._core import apply, init_state, win_value
 from ..engine._layout import (H_DRAWN, H_ENDED, H_LAST_DRAW, H_N_WINS, H_NDISC, H_NFLOWERS,
                               H_NMELDS, H_PLAYERS, H_PREVALENT, H_SCORES, H_SEATS, H_SEG,
@@ -32,16 +34,6 @@ from ..engine._layout import (H_DRAWN, H_ENDED, H_LAST_DRAW, H_N_WINS, H_NDISC, 
                               WALL_BOTZONE, WIN_FIELDS, WINS)
 from ..kernels._config import JIT_OPTIONS
 
-K_DEAL = int(EventKind.DEAL)
-K_DRAW = int(EventKind.DRAW)
-K_DISCARD = int(EventKind.DISCARD)
-K_CHOW = int(EventKind.CHOW)
-K_PUNG = int(EventKind.PUNG)
-K_KONG_EXPOSED = int(EventKind.KONG_EXPOSED)
-K_KONG_CONCEALED = int(EventKind.KONG_CONCEALED)
-K_KONG_ADDED = int(EventKind.KONG_ADDED)
-K_WIN = int(EventKind.WIN)
-EF_LAST_TILE = int(EventFlag.LAST_TILE)
 CAN_NONE = -4
 
 

@@ -18,7 +18,10 @@ from typing import Iterator
 import numpy as np
 from numba import njit
 
-from ..datasets import EventKind, Events
+from ..datasets import Events
+from ..datasets._events import (K_DEAL, K_DRAW, K_DISCARD, K_CHOW, K_PUNG,
+                                K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED,
+                                K_CLAIM_LOST, K_WIN, K_EXHAUSTIVE_DRAW)
 from ..kernels._config import JIT_OPTIONS
 from ._log import CAN_HU_NONE, DealInfo, LogChunk, botzone_codes, fan_names
 
@@ -34,17 +37,6 @@ for _i, _w in enumerate(_WORDS):
     WORDS[_i, :len(_w)] = np.frombuffer(_w.encode(), np.uint8)
     WORD_LEN[_i] = len(_w)
 
-K_DEAL = int(EventKind.DEAL)
-K_DRAW = int(EventKind.DRAW)
-K_DISCARD = int(EventKind.DISCARD)
-K_CHOW = int(EventKind.CHOW)
-K_PUNG = int(EventKind.PUNG)
-K_KONG_EXPOSED = int(EventKind.KONG_EXPOSED)
-K_KONG_CONCEALED = int(EventKind.KONG_CONCEALED)
-K_KONG_ADDED = int(EventKind.KONG_ADDED)
-K_CLAIM_LOST = int(EventKind.CLAIM_LOST)
-K_WIN = int(EventKind.WIN)
-K_EXHAUSTIVE_DRAW = int(EventKind.EXHAUSTIVE_DRAW)
 
 OK, FALLBACK, STRAY = 0, 1, 2
 
