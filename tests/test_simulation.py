@@ -1,7 +1,8 @@
 """Simulator invariants, determinism, pairing and read-back (docs/simulation.md).
 
-Deal counts are bounded for CI time (compile included); ``MJFAST_SIM_DEALS`` raises them
-(the issue's 10k per rule set: ``MJFAST_SIM_DEALS=10000``).
+Deal counts are bounded for CI time (compile included); ``MJFAST_SIM_DEALS`` raises them.
+The issue's 10k deals per rule set run in ``test_simulation_10k.py`` (slow; the same
+invariants checked over whole tables).
 """
 import os
 from collections import Counter
