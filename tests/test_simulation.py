@@ -357,3 +357,19 @@ def test_two_player_chips():
     assert any(g["end"] == "bust" for g in games.values())
     with pytest.raises(mjfast.MjfastError):
         simulate("mcr", "efficiency", deals=1, chips=10)
+
+
+@pytest.mark.parametrize("rules, chips", [("mcr", None), ("two_player", 12)])
+def test_python_loop_keeps_the_game_structure(rules, chips):
+    """The Python loop (Python policies' path) re-seats, caps and ends games as the
+    compiled loop does: the same tables, row for row."""
+    from mjfast.simulation._pyloop import play_jobs_python
+    from mjfast.simulation._simulate import make_plan, play_shard
+    bots = "efficiency,value,efficiency,value" if rules == "mcr" else "efficiency,value"
+    plan = make_plan(rules, bots, 20, 5, chips=chips)
+    idx = np.arange(len(plan.jobs))
+    a, b = play_shard(plan, idx), play_jobs_python(plan, idx)
+    for name in ("events", "deals", "games", "wins"):
+        assert a.tables[name].equals(b.tables[name]), name
+    ent = a.tables["deals"]["entrants"].to_pylist()
+    assert (len({tuple(e) for e in ent}) > 1) == (rules == "mcr")
