@@ -165,3 +165,100 @@ def test_fold_rejects_a_tampered_record():
     with pytest.raises(EngineError) as e:
         fold(ev, "mcr")
     assert e.value.code == L.E_NOT_HELD
+
+
+# ---- the game structure ------------------------------------------------------------
+from mjfast.engine import GameStructure  # noqa: E402
+from mjfast.engine._structure import SEAT_CHANGE, WINDS_CAP  # noqa: E402
+
+
+def test_mcr_structure_sixteen_deals_and_seat_changes():
+    gs = GameStructure("mcr")
+    seen = []
+    while not gs.ended:
+        seen.append((gs.deal_index, gs.dealer, gs.prevalent, gs.streak, gs.entrants))
+        gs.advance((gs.dealer + 1) % 4, 0, [1, 0, 0, -1])      # by position
+        if gs.deal_index == 8:                  # totals follow the players, not the seats
+            assert gs.totals == [4, 4, -4, -4]
+    assert gs.end == "structure" and len(seen) == 16
+    for k, dealer, prevalent, streak, ent in seen:
+        assert (dealer, prevalent, streak) == (k % 4, k // 4, 0)
+        assert ent == SEAT_CHANGE[k // 4].tolist()
+    # each player: dealer once per round, each wind once at a round's start
+    for r in range(4):
+        assert sorted(seen[4 * r + i][4][i] for i in range(4)) == [0, 1, 2, 3]
+    for e in range(4):
+        assert sorted(SEAT_CHANGE[r].tolist().index(e) for r in range(4)) == [0, 1, 2, 3]
+    assert gs.totals == [0, 0, 0, 0]            # each player sat at each position once
+
+
+def test_taiwan_structure_repeats_streak_and_end():
+    gs = GameStructure("taiwan")
+    # two dealer wins, a draw, then the deal passes: the wind waits for four passes
+    for nd, ns in ((0, 1), (0, 2), (0, 2), (1, 0)):
+        assert gs.advance(nd, ns, [0, 0, 0, 0])
+    assert (gs.dealer, gs.streak, gs.prevalent, gs.deal_index) == (1, 0, 0, 4)
+    for k in range(2, 16):
+        assert gs.advance(k % 4, 0, [0, 0, 0, 0])
+        assert gs.prevalent == k // 4
+    assert not gs.advance(0, 0, [0, 0, 0, 0]) and gs.end == "structure"
+    # a dealer who never passes: the safety cap ends the game
+    gs = GameStructure("taiwan")
+    k = 0
+    while gs.advance(0, 0, [0, 0, 0, 0]):
+        k += 1
+    assert k + 1 == WINDS_CAP and gs.end == "budget"
+
+
+def test_two_player_structure_and_chips():
+    gs = GameStructure("two_player", chips=10)
+    assert gs.caps() == [10, 10]
+    assert gs.advance(0, 1, [4, -4]) and gs.caps() == [14, 6]
+    assert gs.advance(1, 0, [-6, 6]) and gs.caps() == [8, 12]
+    gs = GameStructure("two_player", chips=10)
+    assert not gs.advance(1, 0, [-10, 10]) and gs.end == "bust"
+    gs = GameStructure("tuidaohu")
+    n = 0
+    while gs.advance(gs.dealer, gs.streak + 1, [0] * 4):
+        n += 1
+    assert n + 1 == 16 and gs.end == "structure"
+
+
+def _play_out(g):
+    """Play a deal to its DEALER_CHANGE: nobody claims, win when legal, else discard
+    the drawn tile."""
+    while True:
+        g.auto(passed=True)
+        if g.ended and int(g.S[L.H_DEALER_DONE]):
+            return
+        if g.phase not in ("drawn", "claimed"):
+            continue
+        p = int(g.S[L.H_TURN])
+        acts = g.legal_actions(p)
+        pick = [a for a in acts if a.kind == K.WIN]
+        pick = pick or [a for a in acts if a.kind == K.DISCARD and a.tile == int(g.S[L.H_DRAWN])]
+        pick = pick or [a for a in acts if a.kind == K.DISCARD]
+        a = pick[0]
+        g.apply(a.kind, p, a.tile, a.aux, a.target)
+
+
+def test_game_next_deal_plays_a_whole_mcr_game():
+    from mjfast.simulation import tile_set
+    rng = np.random.default_rng(5)
+    g = Game("mcr", wall=rng.permutation(tile_set("mcr")), structure=GameStructure("mcr"))
+    rows = []
+    while g is not None:
+        rows.append((g.structure.deal_index, int(g.S[L.H_DEALER]), int(g.S[L.H_PREVALENT]),
+                     g.structure.entrants))
+        _play_out(g)
+        g = g.next_deal(wall=rng.permutation(tile_set("mcr")))
+    assert len(rows) == 16
+    assert [r[1] for r in rows] == [k % 4 for k in range(16)]
+    assert [r[2] for r in rows] == [k // 4 for k in range(16)]
+    assert rows[4][3] == [1, 0, 3, 2]
+
+
+def test_next_deal_needs_a_finished_deal():
+    g = Game("tuidaohu")
+    with pytest.raises(EngineError):
+        g.next_deal()

@@ -324,3 +324,57 @@ def test_settlement_ports_equal_the_scorers():
             settle_kong(ctx, 1, kind, 0, out)
             want = SD.kong_payment(name, 1, 0 if kind == 0 else None, rules=rules)
             assert out[:n].tolist() == [want[p] for p in range(n)]
+
+
+def _two_player_kongs_deal(chips=None, base=100):
+    """Player 1 kongs player 0's 9m, player 0 a concealed 1m kong, player 1 self-draws."""
+    from mjfast.engine import _score as SC
+    g = _replay("two_player", ["1m1m1m2m3m4m5m6m7m8mEEE", "9m9m9m2m3m4m5m6m7mSSSW"],
+                chips=chips)
+    g.ctx[0][SC.C_BASE] = base
+    g.apply(K.DRAW, 0, T("9m")[0]); g.apply(K.DISCARD, 0, T("9m")[0])
+    g.apply(K.KONG_EXPOSED, 1, T("9m")[0], -1, 0)
+    g.apply(K.DRAW, 1, T("N")[0], -1, -1, int(EventFlag.REPLACEMENT))
+    g.apply(K.DISCARD, 1, T("N")[0])
+    g.apply(K.DRAW, 0, T("1m")[0])
+    g.apply(K.KONG_CONCEALED, 0, T("1m")[0])
+    g.apply(K.DRAW, 0, T("C")[0], -1, -1, int(EventFlag.REPLACEMENT))
+    g.apply(K.DISCARD, 0, T("C")[0])
+    g.apply(K.DRAW, 1, T("W")[0])
+    g.apply(K.WIN, 1, T("W")[0])
+    g.auto()
+    ev = g.events
+    rows = [i for i in range(len(ev)) if ev.kind[i] in (K.WIN, K.KONG_PAYMENT)]
+    return g, ev, rows
+
+
+@pytest.mark.parametrize("chips", [None, [300, 10 ** 6]])
+def test_two_player_fee_once_per_deal_and_chip_cap(chips):
+    """The seed: the receiving side loses 5% of what it receives, and its example 3
+    settles the win and the winner's kong as one sum; a player pays at most his chips.
+    The engine's rows add up to the scorer's hand settlement (fee once, half up)."""
+    from mjfast.scoring import tuidaohu as SD
+    g, ev, rows = _two_player_kongs_deal(chips)
+    win = rows[0]
+    assert ev.kind[win] == K.WIN and [ev.player[r] for r in rows[1:]] == [1, 0]
+    fan = int(ev.total[win])
+    st = SD.settle(fan, seat=1, self_drawn=True, kongs=[("open", 0)], rules="two_player",
+                   base=100, chips=None if chips is None else {0: chips[0], 1: chips[1]})
+    winner_rows = ev.scores[win] + ev.scores[rows[1]]           # the win and his kong
+    assert winner_rows.tolist() == [st["settlement"]["E"], st["settlement"]["S"]]
+    # player 0's concealed kong: 400 received, 5% fee once
+    assert ev.scores[rows[2]].tolist() == [400 - 20, -400]
+    # the fee leaves the table once per receiver: 5% of 400 + 5% of the winner's receipts
+    gross = -int(st["gross"]["E"])
+    assert int(ev.scores[rows].sum()) == -(20 + (gross * 5 + 50) // 100)
+    if chips is not None:
+        assert st["chip_capped"] and -int(ev.scores[[win, rows[1]], 0].sum()) == chips[0]
+
+
+def test_fold_with_chip_caps():
+    g, ev, rows = _two_player_kongs_deal([3, 10 ** 6], base=1)
+    assert -int(ev.scores[[rows[0], rows[1]], 0].sum()) == 3
+    (state, res), = fold(ev, "two_player", chips=[[3, 10 ** 6]])
+    assert res["scores"] == g.result()["scores"]
+    with pytest.raises(EngineError):
+        fold(ev, "two_player")          # without the cap the engine's rows differ

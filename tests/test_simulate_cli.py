@@ -22,7 +22,8 @@ def test_simulate_writes_a_dataset(tmp_path):
     assert (out / "manifest.json").exists()
     assert list((out / "botzone").rglob("*.txt")) and list((out / "jsonl").rglob("*.jsonl"))
     # not a terminal: one line per shard on stderr
-    r = run("simulate", "--rules", "two_player", "--deals", "2", "--out", str(tmp_path / "b"))
+    r = run("simulate", "--rules", "two_player", "--deals", "2", "--chips", "30",
+            "--out", str(tmp_path / "b"))
     assert r.returncode == 0 and "shard 1/1" in r.stderr
 
 
@@ -31,3 +32,5 @@ def test_simulate_bad_input_exits_2(tmp_path):
     assert r.returncode == 2 and "unknown bot" in r.stderr
     r = run("simulate", "--rules", "taiwan", "--wall", "botzone", "--out", str(tmp_path / "y"))
     assert r.returncode == 2
+    r = run("simulate", "--rules", "mcr", "--chips", "10", "--out", str(tmp_path / "z"))
+    assert r.returncode == 2 and "two-player" in r.stderr

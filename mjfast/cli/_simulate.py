@@ -16,7 +16,10 @@ def simulate_command(
     bots: str = typer.Option("efficiency", "--bots",
                              help="One bot or one per player, comma-separated: efficiency, "
                                   "value, or cmd:<command> (an external Botzone-protocol bot)."),
-    deals: int = typer.Option(100, "--deals", help="Deals to play (games of 16)."),
+    deals: int = typer.Option(100, "--deals",
+                              help="Deals to play: ceil(N/16) games by the rule set's game "
+                                   "structure (Taiwan's run to the end of the North round, so "
+                                   "more deals)."),
     seed: int = typer.Option(0, "--seed", help="Seed: the same seed gives the same files."),
     out: str = typer.Option(..., "--out", "-o", help="Output dataset folder."),
     wall: Optional[str] = typer.Option(None, "--wall", help="botzone: the Botzone judge's wall (MCR)."),
@@ -28,6 +31,9 @@ def simulate_command(
     botzone_text: bool = typer.Option(False, "--botzone-text",
                                       help="Also write Botzone text logs (MCR, --wall botzone, "
                                            "--variant botzone)."),
+    chips: Optional[int] = typer.Option(None, "--chips",
+                                        help="Two-player: chips each player brings (pays at "
+                                             "most his stack; the game ends when one is spent)."),
     workers: int = typer.Option(1, "--workers", help="Worker processes."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -54,7 +60,7 @@ def simulate_command(
     try:
         res = simulate(rules, bots, deals, seed, variant=variant, wall=wall, duplicate=dup,
                        out=out, jsonl=jsonl, botzone_text=botzone_text, workers=workers,
-                       progress=progress)
+                       chips=chips, progress=progress)
     except MjfastError as exc:
         if bar is not None:
             bar.stop()

@@ -57,11 +57,16 @@ TABLES: dict[str, pa.Schema] = {
                 ("winner", pa.int8()), ("self_drawn", pa.bool_()), ("discarder", pa.int8()),
                 ("total", pa.int32()), ("fans", FANS),
                 ("scores", SCORES),               # net for the deal, kong payments included
-                ("n_events", pa.int32())),
+                ("n_events", pa.int32()),
+                ("wall_mode", pa.string()),       # "standard" / "botzone" (the wall's convention)
+                ("entrants", TILES)),             # the game's player at each position (MCR re-seating)
     # one row per game (a sequence of deals with dealer rotation)
     "games": _s(("game_id", pa.string(), False), ("seed", pa.uint64()),
                 ("n_deals", pa.int32()), ("bots", pa.list_(pa.string())),
-                ("final_scores", SCORES)),
+                ("final_scores", SCORES),         # by the game's player (entrant)
+                ("end", pa.string()),             # structure / budget / bust / error
+                ("prevalent_rounds", pa.int8()),  # wind rounds played
+                ("dealer_passes", pa.int16())),   # changes of dealer
     # one row per win (several per deal where the rules allow several winners)
     "wins": _s(("deal_id", pa.string(), False), ("step", pa.int32()), ("winner", pa.int8()),
                ("self_drawn", pa.bool_()), ("discarder", pa.int8()), ("tile", pa.int8()),

@@ -43,7 +43,7 @@ from ._score import (C_CHOW, C_DEAD, C_DEALER_REPEAT, C_EIGHT_FL_ID, C_FLOWERS, 
                      C_MISSED_RULE, C_MULTI_RON, C_PLAYERS, C_RULES, C_WALL_SIZE,
                      F_FIRST_TURN, F_FOURTH_TILE, F_KONG_REPLACEMENT, F_LAST_TILE,
                      F_ROBBING_KONG, F_SELF_DRAWN, score_hand, settle_flower_win,
-                     settle_kong, settle_win)
+                     settle_kong_in_deal, settle_win_in_deal)
 
 
 
@@ -446,7 +446,7 @@ def _record_win(S, ctx, p, tile, frm, total, legal, flags, fans, instant_payer, 
         total = settle_flower_win(ctx, p, instant_payer, pay)
         legal = True
     else:
-        settle_win(ctx, p, frm < 0, frm, total, legal, S[H_DEALER], S[H_STREAK], pay)
+        settle_win_in_deal(S, ctx, p, frm < 0, frm, total, legal, S[H_DEALER], S[H_STREAK], pay)
     S[base + W_PLAYER] = p
     S[base + W_TILE] = tile
     S[base + W_FROM] = frm
@@ -819,7 +819,7 @@ def _apply(S, ctx, kind, player, tile, aux, target, flags):
         pay = np.zeros(4, dtype=np.int64)
         fl = S[found + M_FLAGS]
         kk = 2 if (fl & MELD_CONCEALED) != 0 else (1 if (fl & MELD_ADDED) != 0 else 0)
-        settle_kong(ctx, p, kk, S[found + M_FROM], pay)
+        settle_kong_in_deal(S, ctx, p, kk, S[found + M_FROM], pay)
         S[found + M_FLAGS] = fl | MELD_PAID
         for q in range(4):
             S[H_SCORES + q] += pay[q]

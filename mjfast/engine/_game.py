@@ -14,6 +14,7 @@ from ._core import apply as _apply, init_state as _init, win_value as _win_value
 from ._play import auto_step as _auto, legal_actions as _legal, resolve_claims as _resolve
 from . import _score as _S
 from ._score import fan_table, make_context
+from ._structure import GameStructure
 
 
 class EngineError(InputError):
@@ -46,20 +47,38 @@ class Game:
     """One deal on the compiled engine.
 
     ``Game(rules, variant=None, wall=None, dealer=0, prevalent=0, streak=0, seats=None,
-    wall_mode="standard"|"botzone", deal_id="deal")``. ``wall``: tile ids in draw order
-    (standard: the whole wall, dealing from the front, replacements from the back;
-    botzone: 34 per player, each segment drawn from its end); None = unknown (replay:
-    every DEAL / DRAW must carry its tile).
+    wall_mode="standard"|"botzone", deal_id="deal", chips=None, structure=None)``.
+    ``wall``: tile ids in draw order (standard: the whole wall, dealing from the front,
+    replacements from the back; botzone: 34 per player, each segment drawn from its
+    end); None = unknown (replay: every DEAL / DRAW must carry its tile). ``chips``: the
+    most each player may pay in this deal (two-player chip cap), None = none.
+    ``structure`` (:class:`~mjfast.engine.GameStructure`): the game this deal belongs
+    to; it gives dealer, prevalent wind, streak and chip caps, and :meth:`next_deal`
+    steps it.
     """
 
     def __init__(self, rules: str = "mcr", variant: str | None = None, wall=None,
                  dealer: int = 0, prevalent: int = 0, streak: int = 0, seats=None,
-                 wall_mode: str | None = "standard", deal_id: str = "deal"):
+                 wall_mode: str | None = "standard", deal_id: str = "deal", chips=None,
+                 structure: GameStructure | None = None):
         from ..rules.registry import get_rules
         self.rules = get_rules(rules).name
         self.variant = variant
         self.ctx = make_context(self.rules, variant)
         self.players = int(self.ctx[0][_S.C_PLAYERS])
+        self.structure = structure
+        if structure is not None:
+            if structure.ended:
+                raise EngineError("structure", structure.deal_index,
+                                  f"the game has ended ({structure.end})")
+            dealer, prevalent, streak = structure.dealer, structure.prevalent, structure.streak
+            if chips is None:
+                chips = structure.caps()
+        if chips is not None:
+            if len(chips) != self.players or any(int(c) < 0 for c in chips):
+                raise EngineError(f"chips={list(chips)!r}"[:80], None,
+                                  f"one non-negative cap per player ({self.players})")
+            _S.set_chips(self.ctx[0], [int(c) for c in chips])
         if wall_mode not in WALL_MODES:
             raise EngineError(str(wall_mode), None, "wall_mode is 'standard' or 'botzone'")
         self.wall_mode = WALL_MODES[wall_mode]
@@ -78,6 +97,7 @@ class Game:
         if seats is not None:
             s[:len(seats)] = seats
         _init(self.S, self.ctx, int(dealer), int(prevalent), int(streak), s, w, self.wall_mode)
+        self._start_index = structure.deal_index if structure is not None else 0
         self.builder = EventBuilder(self.players)
         self.builder.start_deal(deal_id)
         self._fans = np.zeros(L.MAX_FANS, dtype=np.int64)
@@ -161,6 +181,27 @@ class Game:
         self.builder.add(kind, player, rec_tile, aux, target, rec_flags, total, scores, fans)
         return seq
 
+    def next_deal(self, wall=None, deal_id: str | None = None) -> "Game | None":
+        """The game's next deal (a new :class:`Game`), or None when the game is over.
+        This deal must be complete (``auto()`` through its DEALER_CHANGE). Without a
+        ``structure`` this deal is taken as the first of a game of the rule set's
+        structure (:class:`GameStructure`)."""
+        if not self._h(L.H_DEALER_DONE):
+            raise EngineError("next_deal", self._h(L.H_N_EVENTS),
+                              "the deal is not complete (no DEALER_CHANGE yet: call auto())")
+        gs = self.structure
+        if gs is None:
+            gs = GameStructure(self.rules, first_dealer=self._h(L.H_DEALER))
+            self.structure = gs
+        if gs.deal_index == self._start_index:      # not yet folded in (a second call)
+            gs.advance(self._h(L.H_NEXT_DEALER), self._h(L.H_NEXT_STREAK),
+                       self.S[L.H_SCORES:L.H_SCORES + self.players])
+        if gs.ended:
+            return None
+        wm = {v: k for k, v in WALL_MODES.items() if k}[self.wall_mode]
+        return Game(self.rules, self.variant, wall=wall, wall_mode=wm, structure=gs,
+                    deal_id=deal_id or f"deal{gs.deal_index}")
+
     def _fan_list(self, counts) -> list[tuple[int, int, int]]:
         t = fan_table(self.rules, self.variant)
         out = []
@@ -236,9 +277,10 @@ class Game:
 
 def fold(events: Events, rules: str, variant: str | None = None, wall=None, *,
          dealer=0, prevalent=0, streak=0, seats=None, wall_mode="standard",
-         check: bool = True) -> list[tuple[np.ndarray, dict]]:
+         check: bool = True, chips=None) -> list[tuple[np.ndarray, dict]]:
     """Fold every deal of ``events`` through the engine: ``[(state, result)]`` by deal.
-    ``wall`` / ``dealer`` / ... apply to every deal (a list gives one per deal). With
+    ``wall`` / ``dealer`` / ... apply to every deal (a list gives one per deal;
+    ``chips``: None, or per deal a list of caps by player, or None). With
     ``check`` the recorded WIN totals and payments must equal the engine's."""
     out = []
 
@@ -249,7 +291,7 @@ def fold(events: Events, rules: str, variant: str | None = None, wall=None, *,
         w = wall[k] if isinstance(wall, list) else wall
         g = Game(rules, variant, wall=w, dealer=pick(dealer, k), prevalent=pick(prevalent, k),
                  streak=pick(streak, k), seats=seats, wall_mode=wall_mode,
-                 deal_id=events.deal_ids[deal])
+                 deal_id=events.deal_ids[deal], chips=None if chips is None else chips[k])
         for r in range(a, b):
             g.apply(int(events.kind[r]), int(events.player[r]), int(events.tile[r]),
                     int(events.aux[r]), int(events.target[r]),

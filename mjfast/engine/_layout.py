@@ -6,6 +6,8 @@ four slots whatever the player count.
 """
 from __future__ import annotations
 
+from ..hand import MELD_ADDED, MELD_CONCEALED  # noqa: F401  (re-exported: the engine's meld flags)
+
 # ---- rule-set codes -------------------------------------------------------------------
 RULES_MCR = 0
 RULES_TAIWAN = 1
@@ -81,15 +83,16 @@ H_PENDING = 80       # 4 slots: flower replacements owed to each player
 H_LAST_PAY = 84      # 4 slots: payments of the last WIN / KONG_PAYMENT applied
 H_DEALER_DONE = 88   # 1 once DEALER_CHANGE was applied
 H_LAST_FLAGS = 89    # EventFlag bits the engine computed for the last WIN (FALSE_WIN, ...)
-HEADER = 96
+H_RECEIVED = 90      # 4 slots: what each player received so far in the deal (before the fee)
+H_PAID = 94          # 4 slots: what each player paid so far in the deal (the chip cap)
+HEADER = 104
 
 # ---- per-player blocks -----------------------------------------------------------------
 HAND = HEADER                      # 4 x 34 concealed counts (flowers never in hand)
 MAX_MELDS = 5
 MELD_FIELDS = 6                    # kind, tile, flags, claimed, from_player, order
 M_KIND, M_TILE, M_FLAGS, M_CLAIMED, M_FROM, M_ORDER = range(6)
-MELD_CONCEALED = 1                 # flags bits (as HandBatch) + engine-only bits
-MELD_ADDED = 2
+# meld flag bits: HandBatch's (mjfast.hand, the one definition) + an engine-only bit
 MELD_PAID = 4                      # its KONG_PAYMENT row was applied
 MELDS = HAND + 4 * 34
 MAX_RIVER = 48

@@ -17,7 +17,7 @@ from numba import njit
 
 from ..kernels._config import JIT_OPTIONS
 from ..kernels._entry import score_hand as _entry_score
-from ._layout import MAX_FANS, RULE_CODES, RULES_MCR, RULES_TAIWAN
+from ._layout import H_PAID, H_RECEIVED, MAX_FANS, RULE_CODES, RULES_MCR, RULES_TAIWAN
 
 # ---- P (int64[64]) parameter slots -----------------------------------------------------
 C_RULES = 0
@@ -57,6 +57,8 @@ C_EIGHT_FL_POINTS = 33
 C_SEVEN_FL_ID = 34
 C_EIGHT_FL_ID = 35
 C_SETS = 36
+C_CAP_ON = 37            # 1: payments are capped by C_CAP (two-player chips); 0: no cap
+C_CAP = 38               # 4 slots: the most each player may pay in the current deal (chips)
 
 # Taiwan/Tuidaohu kernel flag bits equal HandBatch's (mjfast/hand.py)
 F_SELF_DRAWN = 1
@@ -127,9 +129,23 @@ def _ctx_parts(rules: str, variant: str | None):
         fee = Fraction(str(p.get("fee", 0))).limit_denominator(10 ** 6)
         P[C_FEE_NUM], P[C_FEE_DEN] = fee.numerator, fee.denominator
         P[C_DEALER_REPEAT] = 1
+        if p.get("chips") is not None:
+            set_chips(P, [int(p["chips"])] * rs.players)
     if P[C_N_FANS] > MAX_FANS:
         raise ValueError(f"{rs.name}: {P[C_N_FANS]} fan columns exceed the engine's {MAX_FANS}")
     return P, prof
+
+
+def set_chips(P, chips) -> None:
+    """Cap what each player pays in a deal (the two-player rule: a player pays at most
+    the chips he brought): ``chips`` one int per player, or None for no cap. ``P`` is a
+    context's parameter array (``ctx[0]``); the game structure updates it per deal."""
+    if chips is None:
+        P[C_CAP_ON] = 0
+        return
+    P[C_CAP_ON] = 1
+    for q in range(4):
+        P[C_CAP + q] = max(int(chips[q]), 0) if q < len(chips) else 0
 
 
 def make_context(rules: str, variant: str | None = None):
@@ -174,14 +190,23 @@ def _fee(P, gross):
 
 @njit(**JIT_OPTIONS)
 def settle_win(ctx, winner, self_drawn, discarder, total, legal, dealer, streak, out):
-    """Add one win's payments (players, + gain / - pay) to ``out`` (int32/64[4]).
+    """One win settled alone (a deal with no other payment): the gross payments of
+    :func:`settle_win_gross`, the fee taken once from the receiver (= the scorers)."""
+    got = settle_win_gross(ctx, winner, self_drawn, discarder, total, legal, dealer, streak, out)
+    out[winner] -= _fee(ctx[0], got)
+
+
+@njit(**JIT_OPTIONS)
+def settle_win_gross(ctx, winner, self_drawn, discarder, total, legal, dealer, streak, out):
+    """Add one win's payments before any fee (players, + gain / - pay) to ``out`` (int32/64[4]).
 
     MCR (scoring/mcr.py ``settle_mcr``): discard win, the discarder pays total + 8 and
     the others 8; self-draw, each pays total + 8; not legal (a false win): the claimant
     pays C_FALSE_WIN to each other player. Taiwan (scoring/taiwan.py ``settle_win``):
     each payer pays base + unit x (tai + dealer bonus when the dealer wins or deals in).
     Tuidaohu / two-player (scoring/tuidaohu.py ``settle``, win part): base x
-    2^(min(fan, cap) - 1) from each payer, the fee taken from the receiver."""
+    2^(min(fan, cap) - 1) from each payer (the fee is the caller's: per deal).
+    Returns what the winner received (Tuidaohu / two-player; 0 elsewhere)."""
     P = ctx[0]
     n = P[C_PLAYERS]
     rules = P[C_RULES]
@@ -191,7 +216,7 @@ def settle_win(ctx, winner, self_drawn, discarder, total, legal, dealer, streak,
                 if q != winner:
                     out[q] += P[C_FALSE_WIN]
                     out[winner] -= P[C_FALSE_WIN]
-            return
+            return 0
         for q in range(n):
             if q == winner:
                 continue
@@ -200,6 +225,7 @@ def settle_win(ctx, winner, self_drawn, discarder, total, legal, dealer, streak,
                 pay += total
             out[q] -= pay
             out[winner] += pay
+        return 0
     elif rules == RULES_TAIWAN:
         bonus = P[C_BONUS] + P[C_BONUS_STREAK] * streak
         for q in range(n):
@@ -215,6 +241,7 @@ def settle_win(ctx, winner, self_drawn, discarder, total, legal, dealer, streak,
             pay = P[C_BASE] + P[C_UNIT] * (total + extra)
             out[q] -= pay
             out[winner] += pay
+        return 0
     else:
         capped = min(total, P[C_FAN_CAP])
         mult = (1 << (capped - 1)) if capped >= 1 else 0
@@ -227,7 +254,8 @@ def settle_win(ctx, winner, self_drawn, discarder, total, legal, dealer, streak,
                 continue
             out[q] -= pay
             got += pay
-        out[winner] += got - _fee(P, got)
+        out[winner] += got
+        return got
 
 
 @njit(**JIT_OPTIONS)
@@ -251,11 +279,19 @@ def settle_flower_win(ctx, winner, payer, out):
 
 @njit(**JIT_OPTIONS)
 def settle_kong(ctx, owner, kind, discarder, out):
-    """Add one kong's payment to ``out`` (Tuidaohu / two-player; nothing elsewhere).
-    ``kind`` 0 exposed (the discarder pays), 1 added, 2 concealed (each other pays)."""
+    """One kong payment settled alone: :func:`settle_kong_gross`, the fee taken once."""
+    got = settle_kong_gross(ctx, owner, kind, discarder, out)
+    out[owner] -= _fee(ctx[0], got)
+
+
+@njit(**JIT_OPTIONS)
+def settle_kong_gross(ctx, owner, kind, discarder, out):
+    """Add one kong's payment before any fee to ``out`` (Tuidaohu / two-player; nothing
+    elsewhere); returns what the owner received. ``kind`` 0 exposed (the discarder
+    pays), 1 added, 2 concealed (each other pays)."""
     P = ctx[0]
     if P[C_KONG_OPEN] == 0 and P[C_KONG_ADDED] == 0 and P[C_KONG_CONCEALED] == 0:
-        return
+        return 0
     n = P[C_PLAYERS]
     got = 0
     if kind == 0:
@@ -268,4 +304,60 @@ def settle_kong(ctx, owner, kind, discarder, out):
             if q != owner:
                 out[q] -= amt
                 got += amt
-    out[owner] += got - _fee(P, got)
+    out[owner] += got
+    return got
+
+
+@njit(**JIT_OPTIONS)
+def in_deal(S, ctx, out):
+    """Turn one payment row's gross amounts ``out`` (a WIN or a KONG_PAYMENT) into what
+    the deal records, given the deal's earlier rows (``S[H_PAID]``, ``S[H_RECEIVED]``):
+
+    - the chip cap (``C_CAP_ON``): a payer pays at most ``C_CAP[q]`` over the whole
+      deal; a receiver gets what his payers actually paid (a row has one receiver);
+    - the fee (two-player 5%): taken ONCE per deal from each player's receipts, rounded
+      half up (the seed: the receiving side loses 5% of what it receives; its example 3
+      settles win and kong as one sum), so row k takes fee(R_k) - fee(R_k-1) of the
+      player's running receipts R: the rows add up to the scorer's per-hand fee.
+    """
+    P = ctx[0]
+    if P[C_CAP_ON] == 0 and P[C_FEE_NUM] == 0:
+        return
+    n = P[C_PLAYERS]
+    if P[C_CAP_ON] != 0:
+        recv = -1
+        paid = 0
+        for q in range(n):
+            if out[q] > 0:
+                recv = q
+            elif out[q] < 0:
+                room = P[C_CAP + q] - S[H_PAID + q]
+                if room < 0:
+                    room = 0
+                if -out[q] > room:
+                    out[q] = -room
+                paid -= out[q]
+        if recv >= 0:
+            out[recv] = paid
+    for q in range(n):
+        if out[q] < 0:
+            S[H_PAID + q] += -out[q]
+        elif out[q] > 0:
+            before = S[H_RECEIVED + q]
+            S[H_RECEIVED + q] = before + out[q]
+            out[q] -= _fee(P, before + out[q]) - _fee(P, before)
+
+
+@njit(**JIT_OPTIONS)
+def settle_win_in_deal(S, ctx, winner, self_drawn, discarder, total, legal, dealer, streak,
+                       out):
+    """A WIN row's payments inside a deal (the engine's path): gross, then :func:`in_deal`."""
+    settle_win_gross(ctx, winner, self_drawn, discarder, total, legal, dealer, streak, out)
+    in_deal(S, ctx, out)
+
+
+@njit(**JIT_OPTIONS)
+def settle_kong_in_deal(S, ctx, owner, kind, discarder, out):
+    """A KONG_PAYMENT row's payments inside a deal: gross, then :func:`in_deal`."""
+    settle_kong_gross(ctx, owner, kind, discarder, out)
+    in_deal(S, ctx, out)

@@ -20,6 +20,10 @@ from ..engine._layout import (ACT_PASS, H_DRAWN, H_ENDED, H_NEXT_DEALER, H_NEXT_
                               MAX_FANS, PH_CLAIMED, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_ROB,
                               SEEN, W_FANS, W_FLAGS, W_SCORES, W_TOTAL, WIN_FIELDS, WINS)
 from ..engine._play import auto_step, legal_actions, resolve_claims
+from ..engine._score import C_CAP, C_CAP_ON
+from ..engine._structure import (END_ERROR, END_NONE, G_DEALER, G_END, G_ENTRANT,
+                                 G_PREVALENT, G_SIZE, G_STREAK, G_TOTAL, deal_caps,
+                                 game_next, game_start)
 from ..kernels._config import JIT_OPTIONS
 from ._bots import decide_claim, decide_turn
 from ._rng import STREAM_BOT, STREAM_WALL, make_key, shuffle_into
@@ -223,17 +227,20 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
 # ---- games ------------------------------------------------------------------------------
 M_JOB, M_DEAL, M_DEALER, M_PREVALENT, M_STREAK, M_ERR, M_EV0, M_EV1, M_FN0, M_FN1 = range(10)
 M_ENDED, M_NWINS, M_SCORES, M_START = 10, 11, 12, 16
-META_COLS = 20
+M_ENTRANT = 20       # 4 slots: the game's player (entrant) at each position
+M_GAME_END = 24      # on a game's last deal: why it ended (mjfast.engine._structure END_*)
+META_COLS = 25
 
 
 @njit(**JIT_OPTIONS)
-def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, prevalent_mode, minimum,
-              j0, EV, FN, META, WALLS, r0, nf0, d0):
-    """Play jobs ``j0..`` (rows ``game, permutation, n_deals, first dealer``) deal after
-    deal, each deal's wall ``base`` shuffled by the key (seed, game, deal). Stops early when
-    a buffer could overflow. Returns ``(next job, deals written, rows, fan rows)``.
-    ``prevalent_mode`` 0: the prevalent wind advances every ``players`` deals (MCR);
-    1: every ``players`` changes of dealer (dealer repeats)."""
+def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, mode, length, chips,
+              minimum, j0, EV, FN, META, WALLS, r0, nf0, d0):
+    """Play jobs ``j0..`` (rows ``game, permutation, max deals, first dealer``) deal
+    after deal, each deal's wall ``base`` shuffled by the key (seed, game, deal), the
+    game structure (``mode``, ``length``, ``chips``: :mod:`mjfast.engine._structure`)
+    choosing dealer, prevalent wind, streak, seating and the game's end. ``job_bots``
+    are by entrant (the game's players). Stops early when a buffer could overflow.
+    Returns ``(next job, deals written, rows, fan rows)``."""
     n = ctx[0][1]
     r = r0
     nf = nf0
@@ -242,7 +249,8 @@ def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, prevalent_mode,
     seats = np.full(4, -1, dtype=np.int64)
     keys = np.zeros(4, dtype=np.uint64)
     bots = np.zeros(4, dtype=np.int64)
-    totals = np.zeros(4, dtype=np.int64)
+    G = np.zeros(G_SIZE, dtype=np.int64)
+    pay = np.zeros(4, dtype=np.int64)
     j = j0
     while j < jobs.shape[0]:
         game = jobs[j, 0]
@@ -250,22 +258,19 @@ def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, prevalent_mode,
         nd = jobs[j, 2]
         if dd + nd > META.shape[0] or r + nd * 1024 > EV.shape[0] or nf + nd * 160 > FN.shape[0]:
             return j, dd, r, nf
-        for q in range(4):
-            bots[q] = job_bots[j, q]
-            totals[q] = 0
-        dealer = jobs[j, 3]
-        streak = 0
-        changes = 0
-        for k in range(nd):
+        game_start(G, mode, n, jobs[j, 3], length, nd, chips)
+        k = 0
+        while G[G_END] == END_NONE:
+            dealer = G[G_DEALER]
+            prevalent = G[G_PREVALENT]
+            streak = G[G_STREAK]
             for i in range(base.shape[0]):
                 wall[i] = base[i]
             shuffle_into(wall, make_key(seed, game, k, STREAM_WALL, 0))
             for q in range(4):
+                bots[q] = job_bots[j, G[G_ENTRANT + q]] if q < n else 0
                 keys[q] = make_key(seed, game, k, STREAM_BOT, perm * 8 + q)
-            if prevalent_mode == 0:
-                prevalent = (k // n) % 4
-            else:
-                prevalent = (changes // n) % 4
+            deal_caps(G, ctx[0], C_CAP_ON, C_CAP)
             EVd = EV[r:]
             FNd = FN[nf:]
             err, ne, nfe = play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak,
@@ -285,20 +290,22 @@ def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, prevalent_mode,
             META[dd, M_ENDED] = S[H_ENDED]
             META[dd, M_NWINS] = S[H_N_WINS]
             for q in range(4):
-                META[dd, M_START + q] = totals[q]
+                e = G[G_ENTRANT + q]
+                META[dd, M_ENTRANT + q] = e
+                META[dd, M_START + q] = G[G_TOTAL + e] if q < n else 0
                 META[dd, M_SCORES + q] = S[H_SCORES + q]
-                totals[q] += S[H_SCORES + q]
+                pay[q] = S[H_SCORES + q]
             for i in range(base.shape[0]):
                 WALLS[dd, i] = wall[i]
             r += ne
             nf += nfe
-            dd += 1
+            k += 1
             if err != 0:
+                META[dd, M_GAME_END] = END_ERROR
+                dd += 1
                 break
-            nxt = S[H_NEXT_DEALER]
-            if nxt != dealer:
-                changes += 1
-            dealer = nxt
-            streak = S[H_NEXT_STREAK]
+            game_next(G, S[H_NEXT_DEALER], S[H_NEXT_STREAK], pay)
+            META[dd, M_GAME_END] = G[G_END]
+            dd += 1
         j += 1
     return j, dd, r, nf

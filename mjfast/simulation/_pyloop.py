@@ -58,7 +58,8 @@ def play_jobs_python(plan, job_idx):
     from . import _loop as L
     from ._bots import BUILTIN, decide_claim, decide_turn
     from ._rng import STREAM_BOT, make_key, make_wall
-    from ._simulate import PREVALENT_MODE, _worker, build_tables
+    from ._simulate import _worker, build_tables
+    from ..engine._structure import END_ERROR, G_END, GAME_LENGTH, GameStructure
     ctx, bc, _, base = _worker(plan.rules, plan.variant, plan.wall)
     jobs = plan.jobs[job_idx]
     n = int(ctx[0][1])
@@ -70,19 +71,24 @@ def play_jobs_python(plan, job_idx):
     fans = np.zeros(EL.MAX_FANS, dtype=np.int32)
     for jj, j in enumerate(job_idx):
         game, perm, nd, dealer = (int(x) for x in plan.jobs[j])
-        seat_bots = plan.job_bots[j]
-        pols = [None if isinstance(b, str) and b in BUILTIN else _policy(b) for b in seat_bots]
-        codes = [BUILTIN.get(b, -1) if isinstance(b, str) else -1 for b in seat_bots]
-        streak, changes = 0, 0
-        totals = np.zeros(4, dtype=np.int64)
-        for k in range(nd):
+        entrant_bots = plan.job_bots[j]
+        entrant_pols = [None if isinstance(b, str) and b in BUILTIN else _policy(b)
+                        for b in entrant_bots]
+        entrant_codes = [BUILTIN.get(b, -1) if isinstance(b, str) else -1 for b in entrant_bots]
+        gs = GameStructure(plan.rules, first_dealer=dealer, max_deals=nd,
+                           chips=plan.chips, length=GAME_LENGTH[plan.rules])
+        k = 0
+        while not gs.ended:
+            dealer, prevalent, streak = gs.dealer, gs.prevalent, gs.streak
+            ent = gs.entrants
+            pols = [entrant_pols[e] for e in ent]
+            codes = [entrant_codes[e] for e in ent]
             wall = make_wall(plan.rules, plan.seed, game, k,
                              flowers=False if plan.wall == "botzone" else None)
             keys = np.array([make_key(plan.seed, game, k, STREAM_BOT, perm * 8 + q)
                              for q in range(n)], dtype=np.uint64)
-            prevalent = (k // n) % 4 if PREVALENT_MODE[plan.rules] == 0 else (changes // n) % 4
             g = Game(plan.rules, plan.variant, wall=wall, dealer=dealer, prevalent=prevalent,
-                     streak=streak, wall_mode=plan.wall or "standard")
+                     streak=streak, wall_mode=plan.wall or "standard", chips=gs.caps())
             err, sit = _play_one(g, ctx, bc, n, pols, codes, keys, minimum, c, scores, fans,
                                  decide_turn, decide_claim)
             ev = g.events
@@ -111,18 +117,21 @@ def play_jobs_python(plan, job_idx):
                                                           nf_total + len(FN))
             meta[L.M_ENDED] = S[EL.H_ENDED]
             meta[L.M_NWINS] = S[EL.H_N_WINS]
-            meta[L.M_START:L.M_START + 4] = totals
+            tot = gs.totals
+            meta[L.M_START:L.M_START + n] = [tot[e] for e in ent]
+            meta[L.M_ENTRANT:L.M_ENTRANT + n] = ent
             meta[L.M_SCORES:L.M_SCORES + 4] = S[EL.H_SCORES:EL.H_SCORES + 4]
-            totals += S[EL.H_SCORES:EL.H_SCORES + 4]
             EVs.append(EV); FNs.append(FN); METAs.append(meta); WALLs.append(np.asarray(wall, np.int8))
             r_total += m
             nf_total += len(FN)
+            k += 1
             if err:
+                meta[L.M_GAME_END] = END_ERROR
                 break
-            nxt = int(S[EL.H_NEXT_DEALER])
-            changes += nxt != dealer
-            dealer, streak = nxt, int(S[EL.H_NEXT_STREAK])
-        for p in pols:
+            gs.advance(int(S[EL.H_NEXT_DEALER]), int(S[EL.H_NEXT_STREAK]),
+                       S[EL.H_SCORES:EL.H_SCORES + n])
+            meta[L.M_GAME_END] = int(gs.G[G_END])
+        for p in entrant_pols:
             if p is not None and hasattr(p, "close"):
                 p.close()
     EV = np.concatenate(EVs) if EVs else np.zeros((0, L.EV_COLS), np.int32)

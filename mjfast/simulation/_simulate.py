@@ -22,9 +22,13 @@ from ..datasets._events import EventFlag
 from ..errors import ArgumentError, RuleSetError
 from ..rules.registry import get_rules
 
-GAME_DEALS = {"mcr": 16, "taiwan": 16, "tuidaohu": 16, "two_player": 16}
-"""Deals per game (MCR: four winds x four dealers; the others: a 16-deal budget)."""
-PREVALENT_MODE = {"mcr": 0, "taiwan": 1, "tuidaohu": 1, "two_player": 1}
+from ..engine._structure import (END_NAMES, GAME_LENGTH, MODE_WINDS, MODES, WINDS_CAP)
+
+GAME_DEALS = GAME_LENGTH
+"""Nominal deals per game (``deals`` N asks for ceil(N / 16) games): MCR four winds x
+four dealers; Taiwan at least 16 (four wind rounds with dealer repeats, played to the
+end, capped at ``WINDS_CAP``); Tuidaohu / two-player a set 16 deals. See
+:mod:`mjfast.engine._structure`."""
 GAMES_PER_SHARD = 64
 ENGINE_ERRORS = "engine"
 
@@ -70,8 +74,9 @@ class Plan:
     n_deals: int
     wall: str | None
     perms: list[tuple[int, ...]]
-    jobs: np.ndarray = field(repr=False)           # (J, 4) game, perm, n_deals, dealer
-    job_bots: list[list[Any]] = field(repr=False)  # per job, bot by player
+    jobs: np.ndarray = field(repr=False)           # (J, 4) game, perm, max deals, dealer
+    job_bots: list[list[Any]] = field(repr=False)  # per job, bot by entrant (game player)
+    chips: int = 0                                 # two-player chips per entrant (0: none)
 
     def shards(self, games_per_shard: int = GAMES_PER_SHARD) -> list[np.ndarray]:
         """Job index ranges of the shards (whole games, every permutation of a game in
@@ -86,7 +91,13 @@ class Plan:
 
 
 def make_plan(rules: str, bots, deals: int, seed: int, variant: str | None = None,
-              wall: str | None = None, duplicate: int | bool | None = None) -> Plan:
+              wall: str | None = None, duplicate: int | bool | None = None,
+              chips: int | None = None) -> Plan:
+    """The jobs of a run: ceil(deals / 16) games, each once per seat permutation. A
+    job's ``max deals`` is 16 (MCR, Tuidaohu, two-player) or the safety cap (Taiwan,
+    whose games run to the end of the North round); the last game is cut to the
+    remainder when ``deals`` is not a multiple of 16 (so Taiwan runs give at least
+    ``deals`` deals, exactly ``deals`` when fewer than 16)."""
     rs = get_rules(rules)
     if wall not in (None, "standard", "botzone"):
         raise ArgumentError(str(wall), None, "wall is 'standard' or 'botzone'")
@@ -96,18 +107,24 @@ def make_plan(rules: str, bots, deals: int, seed: int, variant: str | None = Non
         raise ArgumentError(str(deals), None, "deals must be a positive integer")
     if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
         raise ArgumentError(str(seed), None, "seed must be an integer in 0..2**63-1")
+    if chips is not None and (not isinstance(chips, (int, np.integer)) or chips < 0):
+        raise ArgumentError(str(chips), None, "chips must be a non-negative integer")
+    if chips and rs.name != "two_player":
+        raise RuleSetError(rs.name, None, "chips (a cap on payments) are a two-player rule")
     items = parse_bots(bots, rs.players)
     perms = permutations(rs.players, duplicate)
     g = GAME_DEALS[rs.name]
+    full = WINDS_CAP if MODES[rs.name] == MODE_WINDS else g
     rows, job_bots = [], []
     n_games = -(-int(deals) // g)
     for game in range(n_games):
-        nd = min(g, int(deals) - game * g)
+        rest = int(deals) - game * g
+        nd = full if rest >= g else rest
         for pi, perm in enumerate(perms):
             rows.append((game, pi, nd, 0))
             job_bots.append([items[perm[p]] for p in range(rs.players)])
     return Plan(rs.name, variant, int(seed), items, int(deals), wall, perms,
-                np.asarray(rows, dtype=np.int64).reshape(-1, 4), job_bots)
+                np.asarray(rows, dtype=np.int64).reshape(-1, 4), job_bots, int(chips or 0))
 
 
 # ---------------------------------------------------------------------------------------
@@ -155,7 +172,9 @@ def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
     with Python policies or external bots in the Python loop) and build the tables."""
     from . import _loop as L
     from ..engine._layout import WALL_BOTZONE, WALL_STANDARD
+    from ..engine._score import _ctx_parts, _variant_of
     ctx, bc, S, base = _worker(plan.rules, plan.variant, plan.wall)
+    ctx[0][:] = _ctx_parts(plan.rules, _variant_of(plan.variant))[0]   # undo a run's chip caps
     jobs = plan.jobs[job_idx]
     codes = np.array([[_bot_code(b) for b in plan.job_bots[j]] + [0] * (4 - len(plan.job_bots[j]))
                       for j in job_idx], dtype=np.int64).reshape(-1, 4)
@@ -174,8 +193,8 @@ def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
     j, dd, r, nf = 0, 0, 0, 0
     while j < len(jobs):
         j, dd, r, nf = L.play_jobs(S, ctx, bc, base, np.uint64(plan.seed), jobs, codes,
-                                   wall_mode, PREVALENT_MODE[plan.rules], minimum, j,
-                                   EV, FN, META, WALLS, r, nf, dd)
+                                   wall_mode, MODES[plan.rules], GAME_LENGTH[plan.rules],
+                                   plan.chips, minimum, j, EV, FN, META, WALLS, r, nf, dd)
         j, dd, r, nf = int(j), int(dd), int(r), int(nf)
         if j < len(jobs):
             EV = np.concatenate((EV, np.zeros_like(EV)))
@@ -237,8 +256,10 @@ def _tables(plan: Plan, jobs, ev: Events, META, WALLS, deal_ids, game_ids, EV) -
     bot_names = [[_bot_name(b) for b in plan.job_bots[0]]]
     deals: dict[str, list] = {k: [] for k in (
         "deal_id", "game_id", "deal_index", "source", "seed", "prevalent", "dealer", "streak",
-        "seats", "start_scores", "wall", "bots", "permutation", "draw", "n_wins", "winner",
-        "self_drawn", "discarder", "total", "fans", "scores", "n_events")}
+        "seats", "start_scores", "wall", "wall_mode", "entrants", "bots", "permutation",
+        "draw", "n_wins", "winner", "self_drawn", "discarder", "total", "fans", "scores",
+        "n_events")}
+    wall_mode = plan.wall or "standard"
     job_of = META[:, L.M_JOB]
     for d in range(D):
         j = int(job_of[d])
@@ -255,7 +276,11 @@ def _tables(plan: Plan, jobs, ev: Events, META, WALLS, deal_ids, game_ids, EV) -
         deals["seats"].append([(p - dealer) % n for p in range(n)])
         deals["start_scores"].append([int(x) for x in META[d, L.M_START:L.M_START + n]])
         deals["wall"].append(WALLS[d])
-        deals["bots"].append([_bot_name(b) for b in _job_bots(plan, jobs, j)])
+        deals["wall_mode"].append(wall_mode)
+        ent = [int(x) for x in META[d, L.M_ENTRANT:L.M_ENTRANT + n]]
+        deals["entrants"].append(ent)
+        jb = _job_bots(plan, jobs, j)
+        deals["bots"].append([_bot_name(jb[e]) for e in ent])
         deals["permutation"].append(int(jobs[j, 1]))
         deals["draw"].append(bool(META[d, L.M_ENDED] == 2))
         deals["n_wins"].append(int(META[d, L.M_NWINS]))
@@ -272,18 +297,26 @@ def _tables(plan: Plan, jobs, ev: Events, META, WALLS, deal_ids, game_ids, EV) -
         deals["scores"].append([int(x) for x in META[d, L.M_SCORES:L.M_SCORES + n]])
         deals["n_events"].append(int(META[d, L.M_EV1] - META[d, L.M_EV0]))
     deals["wall"] = pa.array([np.asarray(x, np.int8) for x in deals["wall"]], type=pa.list_(pa.int8()))
-    games: dict[str, list] = {k: [] for k in ("game_id", "seed", "n_deals", "bots", "final_scores")}
+    games: dict[str, list] = {k: [] for k in ("game_id", "seed", "n_deals", "bots",
+                                              "final_scores", "end", "prevalent_rounds",
+                                              "dealer_passes")}
     seen = {}
     for d in range(D):
         seen.setdefault(game_ids[d], []).append(d)
     for gid, ds in seen.items():
         last = ds[-1]
-        fin = META[last, L.M_START:L.M_START + n] + META[last, L.M_SCORES:L.M_SCORES + n]
+        ent = META[last, L.M_ENTRANT:L.M_ENTRANT + n]
+        fin = np.zeros(n, dtype=np.int64)        # by entrant (the game's players)
+        fin[ent] = META[last, L.M_START:L.M_START + n] + META[last, L.M_SCORES:L.M_SCORES + n]
+        dealers = META[ds, L.M_DEALER]
         games["game_id"].append(gid)
         games["seed"].append(plan.seed)
         games["n_deals"].append(len(ds))
-        games["bots"].append(deals["bots"][ds[0]])
+        games["bots"].append([_bot_name(b) for b in _job_bots(plan, jobs, int(job_of[ds[0]]))])
         games["final_scores"].append([int(x) for x in fin])
+        games["end"].append(END_NAMES[int(META[last, L.M_GAME_END])] or None)
+        games["prevalent_rounds"].append(len(np.unique(META[ds, L.M_PREVALENT])))
+        games["dealer_passes"].append(int((dealers[1:] != dealers[:-1]).sum()))
     wins: dict[str, list] = {k: [] for k in (
         "deal_id", "step", "winner", "self_drawn", "discarder", "tile", "flags", "total",
         "legal", "fans", "scores")}
@@ -373,9 +406,11 @@ def simulate(rules: str = "mcr", bots="efficiency", deals: int = 100, seed: int 
              variant: str | None = None, wall: str | None = None,
              duplicate: int | bool | None = None, out: str | None = None,
              jsonl: bool = False, botzone_text: bool = False, workers: int = 1,
-             games_per_shard: int = GAMES_PER_SHARD,
+             games_per_shard: int = GAMES_PER_SHARD, chips: int | None = None,
              progress: Callable[[int, int, int], None] | None = None) -> SimulationResult:
-    """Simulate ``deals`` deals (games of 16, the last one cut short) with ``bots`` (one
+    """Simulate ``deals`` deals (ceil(deals / 16) games played by the rule set's game
+    structure, the last one cut short; Taiwan's games run to the end of the North round,
+    so a Taiwan run has at least ``deals`` deals) with ``bots`` (one
     name, a comma list or a list: ``efficiency``, ``value``, ``cmd:<command>``, a Python
     policy, a :class:`BotzoneBot`), deterministic in ``seed`` whatever ``workers``.
 
@@ -385,8 +420,10 @@ def simulate(rules: str = "mcr", bots="efficiency", deals: int = 100, seed: int 
     ``games``, ``wins``; plus ``jsonl/`` and, for MCR + botzone wall + botzone variant,
     ``botzone/`` text) and only the path is returned; without it the tables come back in
     memory. ``progress(shards_done, shards, deals_done)`` is called after each shard.
+    ``chips`` (two-player): each player brings that many chips, pays at most his stack
+    and the game ends when a stack is spent.
     """
-    plan = make_plan(rules, bots, deals, seed, variant, wall, duplicate)
+    plan = make_plan(rules, bots, deals, seed, variant, wall, duplicate, chips)
     if botzone_text and not (plan.rules == "mcr" and plan.wall == "botzone"
                              and (plan.variant or "").lower() == "botzone"):
         raise ArgumentError("botzone_text", None, "Botzone text needs rules mcr, "
@@ -394,7 +431,6 @@ def simulate(rules: str = "mcr", bots="efficiency", deals: int = 100, seed: int 
     if not isinstance(workers, (int, np.integer)) or workers < 1:
         raise ArgumentError(str(workers), None, "workers must be a positive integer")
     shards = plan.shards(games_per_shard)
-    n_total = int(plan.jobs[:, 2].sum())
     if out is None:
         parts = []
         done_deals = 0
@@ -406,7 +442,7 @@ def simulate(rules: str = "mcr", bots="efficiency", deals: int = 100, seed: int 
                 progress(i + 1, len(shards), done_deals)
         tables = {k: pa.concat_tables([p.tables[k] for p in parts]) for k in parts[0].tables}
         events = Events.concat([p.events for p in parts])
-        return SimulationResult(tables, events, None, n_total,
+        return SimulationResult(tables, events, None, done_deals,
                                 [e for p in parts for e in p.errors])
     from ..datasets import Dataset
     ds = Dataset(out)
@@ -440,4 +476,4 @@ def simulate(rules: str = "mcr", bots="efficiency", deals: int = 100, seed: int 
                        "bots": [_bot_name(b) for b in plan.bots], "deals": plan.n_deals,
                        "wall": plan.wall or "standard", "duplicate": len(plan.perms),
                        "games_per_shard": games_per_shard})
-    return SimulationResult(None, None, str(out), n_total, errors)
+    return SimulationResult(None, None, str(out), done_deals, errors)
