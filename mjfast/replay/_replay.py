@@ -490,6 +490,23 @@ def iter_replay(paths, fmt: str, rules: str = "mcr", variant: str | None = None,
             yield pending.popleft().result()
 
 
+def replay_text_range(path, start: int, end: int, line0: int = 0, rules: str = "mcr",
+                      variant: str | None = None, candidates: bool = False,
+                      seen: Iterable[str] = (), index: int = 0) -> ReplayShard:
+    """Replay the Botzone text deals in bytes ``start:end`` of ``path`` (a piece cut right
+    before a ``Match`` line, or at the file's start; line ``line0 + 1`` is its first) as
+    one shard: the unit a pipeline gives a worker, so memory is bounded by the piece, not
+    the file. ``seen``: deal ids that earlier pieces of the file hold (a repeat is
+    quarantined, as in a whole-file read)."""
+    from ..rules.registry import get_rules
+    from ._lex_botzone_text import FastBotzoneTextReader
+    rules = get_rules(rules).name
+    var = _default_variant("botzone", rules, variant)
+    reader = FastBotzoneTextReader(path, 1, rules, var, seen=set(seen))
+    return replay_chunk(reader.read_range(int(start), int(end), int(line0)), rules, var,
+                        candidates, index)
+
+
 def replay(paths, fmt: str, rules: str = "mcr", variant: str | None = None,
            candidates: bool = False, chunk_deals: int = 2000, workers: int = 1) -> ReplayResult:
     """Replay every deal and return all tables (see :func:`iter_replay`)."""
