@@ -1,6 +1,6 @@
 """Replayed ``turns`` carry each wait's fan lists (so the analytics' MCR deciding fans work
-on replays), a user variant file outside the package replays by path, and an added kong
-that two players could rob reads as one deal."""
+on replays), a user variant file outside the package replays by path, an added kong that
+two players could rob reads as one deal, and drawn flowers replay as the judge scores them."""
 from __future__ import annotations
 
 from collections import Counter
@@ -94,7 +94,8 @@ def test_user_variant_file_by_path(tmp_path):
     wins = pl.from_arrow(base["wins"])
     fid = Counter(f["id"] for fans in wins["fans"] for f in fans).most_common(1)[0][0]
     old = get_profile("mcr", "botzone").table.row(fid).points
-    user = tmp_path / "mcr.house.toml"
+    (tmp_path / "My Rules").mkdir()
+    user = tmp_path / "My Rules" / "mcr.house.toml"        # capitals and a space in the path
     user.write_text(f'[variant]\nname = "house"\n[rows.82]\nenabled = true\n'
                     f'[rows.{fid}]\npoints = {old + 3}\n', encoding="utf-8")
     res = replay([TEXT], "botzone", variant=str(user))
@@ -129,3 +130,55 @@ def test_two_players_could_rob_the_added_kong():
     lost = ev.filter(pl.col("kind") == K.CLAIM_LOST).row(-1, named=True)
     assert win["flags"] & EventFlag.ROBBING and win["target"] == kong["player"]
     assert (lost["seq"], lost["aux"], lost["target"]) == (win["seq"] + 1, K.WIN, kong["player"])
+
+
+def _with_flower(block: list[bytes], player: bytes, flower: bytes) -> list[bytes]:
+    """``player`` draws ``flower`` (then the replacement tile) at his second draw."""
+    out, seen = list(block), 0
+    for i, line in enumerate(out):
+        t = line.split()
+        if len(t) == 4 and t[0] == b"Player" and t[1] == player and t[2] == b"Draw":
+            seen += 1
+            if seen == 2:
+                out.insert(i, b"Player " + player + b" Draw " + flower)
+                return out
+    raise AssertionError("no second draw")
+
+
+def test_flowers_drawn_in_botzone_text(tmp_path):
+    """A flower drawn (``Player n Draw H3``; ``H1..H8``) is a FLOWER and the next draw its replacement;
+    the winner's flower is the 花牌 fan: with the Fan and Score lines the judge would write
+    (one more point, paid as 8 + F), the replay agrees with the log."""
+    raw = TEXT.read_bytes()
+    block = raw.split(b"\r\n\r\n")[0].split(b"\r\n")
+    hu = next(i for i, line in enumerate(block) if b" Hu " in line)
+    winner = block[hu].split()[1]
+    other = next(p for p in (b"0", b"1", b"2", b"3") if p != winner)
+    fan_i = next(i for i, line in enumerate(block) if line.startswith(b"Fan "))
+    score_i = fan_i + 1
+    t = block[fan_i].split(b" ", 2)
+    block[fan_i] = b"Fan " + str(int(t[1]) + 1).encode() + b" " + t[2] + "+花牌*1".encode()
+    scores = [int(x) for x in block[score_i].split()[1:]]
+    self_drawn = block[hu - 1].split()[1:3] == [winner, b"Draw"]
+    w = int(winner)
+    if self_drawn:
+        scores = [s + 3 if p == w else s - 1 for p, s in enumerate(scores)]
+    else:
+        payer = int(block[hu - 1].split()[1])
+        scores[w] += 1
+        scores[payer] -= 1
+    block[score_i] = b"Score " + " ".join(map(str, scores)).encode()
+    f = tmp_path / "flowers.txt"
+    f.write_bytes(b"\r\n".join(_with_flower(_with_flower(block, other, b"H3"), winner, b"H5")) + b"\r\n\r\n")
+    res = replay([f], "botzone")
+    st = res.stats
+    assert (st.deals_in, st.replayed, st.quarantined, st.wins, st.discrepancies) == (1, 1, 0, 1, 0)
+    ev = pl.from_arrow(res["events"])
+    flowers = ev.filter(pl.col("kind") == K.FLOWER)
+    assert sorted(flowers["player"].to_list()) == sorted([int(other), w])
+    for seq in flowers["seq"]:
+        nxt = ev.filter(pl.col("seq") == seq + 1).row(0, named=True)
+        assert nxt["kind"] == K.DRAW and nxt["flags"] & EventFlag.REPLACEMENT
+    flower_fan = next(r.id for r in get_profile("mcr", "botzone").table.rows if r.zh == "花牌")
+    win = pl.from_arrow(res["wins"]).row(0, named=True)
+    assert {f["id"]: f["count"] for f in win["fans"]}[flower_fan] == 1

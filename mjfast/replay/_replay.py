@@ -119,10 +119,17 @@ def read_chunks(paths: Iterable[str | os.PathLike], fmt: str, chunk_deals: int =
 # ---------------------------------------------------------------------------------------
 @lru_cache(maxsize=8)
 def _context(rules: str, variant: str | None):
-    from ..engine._score import fan_table, make_context
-    ctx = make_context(rules, variant)
-    table = fan_table(rules, variant)
-    points = np.asarray(table.points_array(128), dtype=np.int32)
+    """The engine's context ``(P, profile arrays, workspace)`` and the fan points. Built
+    from the engine's parts as :func:`mjfast.engine._score.make_context` does, with the
+    variant normalised by the rule profile's own rule (a variant file's path keeps its
+    case; the engine's ``_variant_of`` lowers it, which breaks paths with capitals)."""
+    from ..engine._score import _ctx_parts
+    from ..kernels._entry import workspace
+    from ..rules._profile import _norm_variant
+    P, prof = _ctx_parts(rules, _norm_variant(variant))
+    args = prof.kernel_args()
+    ctx = (P.copy(), args, workspace(args))
+    points = np.asarray(prof.table.points_array(128), dtype=np.int32)
     return ctx, points
 
 
