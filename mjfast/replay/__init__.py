@@ -7,8 +7,10 @@ from ._log import CAN_HU_NONE, DealInfo, LogChunk
 from ._read_botzone_json import BotzoneJsonReader
 from ._read_botzone_text import BotzoneTextReader
 from ._replay import (FORMATS, TABLE_NAMES, ReplayResult, ReplayShard, ReplayStats,
-                      expand_paths, iter_replay, read_chunks, replay, replay_chunk)
+                      expand_paths, iter_replay, read_chunks, replay, replay_chunk,
+                      replay_text_range)
 
 __all__ = ["CAN_HU_NONE", "DealInfo", "LogChunk", "BotzoneJsonReader", "BotzoneTextReader",
            "FORMATS", "TABLE_NAMES", "ReplayResult", "ReplayShard", "ReplayStats",
-           "expand_paths", "iter_replay", "read_chunks", "replay", "replay_chunk"]
+           "expand_paths", "iter_replay", "read_chunks", "replay", "replay_chunk",
+           "replay_text_range"]

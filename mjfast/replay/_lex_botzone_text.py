@@ -454,6 +454,15 @@ class FastBotzoneTextReader:
         if not any_out:
             yield self._block(b"", 0)
 
+    def read_range(self, start: int, end: int, line0: int = 0) -> LogChunk:
+        """The deals in bytes ``start:end`` of the file as one chunk (a piece cut right
+        before a ``Match`` line, or at the file's start; its first line is line
+        ``line0 + 1``): memory bounded by the piece, not the file."""
+        with open(self.path, "rb") as f:
+            f.seek(start)
+            block = f.read(max(0, end - start))
+        return self._block(block, line0)
+
     def _block(self, block: bytes, line0: int) -> LogChunk:
         from ._read_botzone_text import BotzoneTextReader
         buf = np.frombuffer(block, dtype=np.uint8)

@@ -165,9 +165,10 @@ def botzone_codes() -> dict[str, int]:
 @lru_cache(maxsize=4)
 def fan_names(rules: str = "mcr", variant: str | None = "botzone") -> dict[str, tuple[int, int]]:
     """Fan name (Chinese name or one of the row's ``aliases``) -> (id, points) of the rule
-    profile (the judge's names are DATA in the rule file, compared by id)."""
-    from ..rules._table import load_table
-    table = load_table(rules, variant)
+    profile (the judge's names are DATA in the rule file, compared by id); ``variant`` a
+    bundled name or a variant file's path."""
+    from ..rules._profile import get_profile
+    table = get_profile(rules, variant).table
     out: dict[str, tuple[int, int]] = {}
     for r in table.rows:
         for name in (r.zh, *(getattr(r, "aliases", None) or r.get("aliases", ()))):

@@ -298,9 +298,13 @@ class BotzoneTextReader:
             rest = rest[5:]
         target = -1
         if lost:
-            if d.live is None:
-                raise _Bad("Ignore clause with no discard before it")
-            target = d.live[0]
+            if d.live is not None:
+                target = d.live[0]
+            elif (act == "Hu" and d.last is not None and d.last[0] == EventKind.KONG_ADDED
+                  and d.last[1] != p):
+                target = d.last[1]          # several players could rob the added kong
+            else:
+                raise _Bad("Ignore clause with no discard before it (nor an added kong)")
         self._act(cb, d, no, toks, p, act, tile)
         # lost claims follow the claim that beat them (the engine's play-loop order)
         for m, kind, t in lost:

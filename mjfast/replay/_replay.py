@@ -119,10 +119,17 @@ def read_chunks(paths: Iterable[str | os.PathLike], fmt: str, chunk_deals: int =
 # ---------------------------------------------------------------------------------------
 @lru_cache(maxsize=8)
 def _context(rules: str, variant: str | None):
-    from ..engine._score import fan_table, make_context
-    ctx = make_context(rules, variant)
-    table = fan_table(rules, variant)
-    points = np.asarray(table.points_array(128), dtype=np.int32)
+    """The engine's context ``(P, profile arrays, workspace)`` and the fan points. Built
+    from the engine's parts as :func:`mjfast.engine._score.make_context` does, with the
+    variant normalised by the rule profile's own rule (a variant file's path keeps its
+    case; the engine's ``_variant_of`` lowers it, which breaks paths with capitals)."""
+    from ..engine._score import _ctx_parts
+    from ..kernels._entry import workspace
+    from ..rules._profile import _norm_variant
+    P, prof = _ctx_parts(rules, _norm_variant(variant))
+    args = prof.kernel_args()
+    ctx = (P.copy(), args, workspace(args))
+    points = np.asarray(prof.table.points_array(128), dtype=np.int32)
     return ctx, points
 
 
@@ -488,6 +495,23 @@ def iter_replay(paths, fmt: str, rules: str = "mcr", variant: str | None = None,
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+
+
+def replay_text_range(path, start: int, end: int, line0: int = 0, rules: str = "mcr",
+                      variant: str | None = None, candidates: bool = False,
+                      seen: Iterable[str] = (), index: int = 0) -> ReplayShard:
+    """Replay the Botzone text deals in bytes ``start:end`` of ``path`` (a piece cut right
+    before a ``Match`` line, or at the file's start; line ``line0 + 1`` is its first) as
+    one shard: the unit a pipeline gives a worker, so memory is bounded by the piece, not
+    the file. ``seen``: deal ids that earlier pieces of the file hold (a repeat is
+    quarantined, as in a whole-file read)."""
+    from ..rules.registry import get_rules
+    from ._lex_botzone_text import FastBotzoneTextReader
+    rules = get_rules(rules).name
+    var = _default_variant("botzone", rules, variant)
+    reader = FastBotzoneTextReader(path, 1, rules, var, seen=set(seen))
+    return replay_chunk(reader.read_range(int(start), int(end), int(line0)), rules, var,
+                        candidates, index)
 
 
 def replay(paths, fmt: str, rules: str = "mcr", variant: str | None = None,

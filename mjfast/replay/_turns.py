@@ -11,9 +11,10 @@ Definitions (also in ``docs/replay.md``):
   what the player can know: every unclaimed discard (``d`` included) and the other players'
   exposed melds;
 - a ready hand's waits, each scored on a discard and on a self-draw with legality
-  (``score_waits_batch``). MCR: 和绝张 holds for a wait whose three other copies are
-  visible; each distinct ready hand (tiles, melds, winds, flowers, 和绝张 tiles) is scored
-  once per batch;
+  (``score_waits_batch``) and each way's fan list (the complete hand of each wait scored
+  by ``score_batch``, with the same situation flags). MCR: 和绝张 holds for a wait whose
+  three other copies are visible; each distinct ready hand (tiles, melds, winds, flowers,
+  和绝张 tiles) is scored once per batch;
 - ``value`` of a candidate: sum over its waits of live copies x the best legal total
   (discard or self-draw; 0 when neither is legal); 0 when not ready;
 - ranks (1 = best, ties share a rank): by efficiency (shanten after, then live effective
@@ -28,7 +29,7 @@ import pyarrow as pa
 
 from .._shanten import shanten as _shanten, waits as _waits
 from ..datasets import FANS, WAIT, schema
-from ..hand import HandBatch
+from ..hand import FOURTH_TILE, SELF_DRAWN, HandBatch
 from ..rules.registry import get_rules
 from ..scoring import scorer_module
 
@@ -81,14 +82,57 @@ class _Measures:
     ld: np.ndarray
     ls: np.ndarray
     value: np.ndarray           # (M,) float64
+    fan_idx: np.ndarray         # (M, 34) int32: the wait's row in fans_d / fans_s, -1 none
+    fans_d: pa.Array | None = None    # list<FAN> per distinct wait (discard)
+    fans_s: pa.Array | None = None    # list<FAN> per distinct wait (self-draw)
+
+    ARRAYS = ("shanten_after", "mask", "live", "wins", "td", "ts", "ld", "ls", "value",
+              "fan_idx")
+
+    def take(self, rows: np.ndarray) -> "_Measures":
+        return _Measures(*(getattr(self, f)[rows] for f in self.ARRAYS),
+                         fans_d=self.fans_d, fans_s=self.fans_s)
 
     @property
     def effective_live(self) -> np.ndarray:
         return self.live.sum(axis=1, dtype=np.int64).astype(np.int16)
 
 
+def _take_batch(b: HandBatch, rows: np.ndarray) -> HandBatch:
+    import dataclasses
+    return HandBatch(**{f.name: (getattr(b, f.name)[rows] if f.name != "rules" else b.rules)
+                        for f in dataclasses.fields(b)})
+
+
+def _wait_fans(b: HandBatch, wins: np.ndarray, fourth: np.ndarray, variant: str | None
+               ) -> tuple[np.ndarray, pa.Array, pa.Array]:
+    """Each wait of the ready hands ``b`` (``wins`` (U, 34)) as a complete hand scored by
+    ``score_batch`` on a discard and on a self-draw, with 和绝张 where ``score_waits_batch``
+    sets it (``fourth``: three other copies visible, the player holding none concealed).
+    Returns (U, 34) int32 wait index (-1 where no wait) and the two ``list<FAN>`` arrays."""
+    from ..scoring import score_batch
+    from ..scoring._arrow import fan_lists, fan_points
+    r, t = np.nonzero(wins)
+    idx = np.full(wins.shape, -1, np.int32)
+    idx[r, t] = np.arange(r.size, dtype=np.int32)
+    wb = _take_batch(b, r)
+    wb.counts[np.arange(r.size), t] += 1
+    wb.winning_tile[:] = t
+    four = fourth[r, t] & (b.counts[r, t] == 0)
+    base = ((wb.flags & ~np.uint16(SELF_DRAWN | FOURTH_TILE))
+            | np.where(four, FOURTH_TILE, 0).astype(wb.flags.dtype))
+    out = []
+    for extra in (0, SELF_DRAWN):
+        wb.flags[:] = base | extra
+        sc = score_batch(wb, variant=variant)
+        fc = np.array(sc.fan_counts)
+        pts = fan_points(b.rules, variant, fc.shape[1])
+        out.append(fan_lists(fc, pts, np.asarray(sc.complete, dtype=bool))[0])
+    return idx, out[0], out[1]
+
+
 def _evaluate(dec: Decisions, rows: np.ndarray, tiles: np.ndarray, rules: str,
-              variant: str | None) -> _Measures:
+              variant: str | None, wait_fans: bool = True) -> _Measures:
     """Measures of discarding ``tiles[i]`` at decision ``rows[i]``."""
     m = len(rows)
     counts = dec.counts[rows].astype(np.int16)
@@ -107,6 +151,8 @@ def _evaluate(dec: Decisions, rows: np.ndarray, tiles: np.ndarray, rules: str,
     ts = np.full((m, 34), -1, np.int32)
     ld = np.zeros((m, 34), bool)
     ls = np.zeros((m, 34), bool)
+    fan_idx = np.full((m, 34), -1, np.int32)
+    fans_d = fans_s = None
     ready = np.flatnonzero(sh == 0)
     if ready.size:
         r = rows[ready]
@@ -138,9 +184,13 @@ def _evaluate(dec: Decisions, rows: np.ndarray, tiles: np.ndarray, rules: str,
         ts[ready] = ws.total_self_drawn[inv]
         ld[ready] = ws.legal_discard[inv]
         ls[ready] = ws.legal_self_drawn[inv]
+        if wait_fans:
+            widx, fans_d, fans_s = _wait_fans(b, np.asarray(ws.wins, bool), fourth[first],
+                                              variant)
+            fan_idx[ready] = widx[inv]
     best = np.maximum(np.where(ld, td, 0), np.where(ls, ts, 0))
     value = (np.where(wins, best, 0) * live).sum(axis=1).astype(np.float64)
-    return _Measures(sh, mask, live, wins, td, ts, ld, ls, value)
+    return _Measures(sh, mask, live, wins, td, ts, ld, ls, value, fan_idx, fans_d, fans_s)
 
 
 def _group_rank(group: np.ndarray, key: np.ndarray) -> np.ndarray:
@@ -175,8 +225,10 @@ def _waits_column(me: _Measures) -> pa.Array:
     k = len(r)
     fields = [pa.array(c.astype(np.int8)), pa.array(me.live[r, c].astype(np.int8)),
               pa.array(me.td[r, c].astype(np.int32)), pa.array(me.ts[r, c].astype(np.int32)),
-              pa.array(me.ld[r, c]), pa.array(me.ls[r, c]),
-              pa.nulls(k, FANS), pa.nulls(k, FANS)]
+              pa.array(me.ld[r, c]), pa.array(me.ls[r, c])]
+    for fans in (me.fans_d, me.fans_s):
+        fields.append(pa.nulls(k, FANS) if fans is None else
+                      fans.take(pa.array(me.fan_idx[r, c].astype(np.int64))))
     values = pa.StructArray.from_arrays(fields, fields=list(WAIT))
     return pa.ListArray.from_arrays(pa.array(off), values)
 
@@ -188,8 +240,10 @@ def _deal_id_column(dec: Decisions, rows: np.ndarray) -> pa.Array:
 
 
 def turn_tables(dec: Decisions, rules: str = "mcr", variant: str | None = None,
-                candidates: bool = False) -> tuple[pa.Table, pa.Table | None]:
-    """The ``turns`` table of these decisions (and ``candidates`` when asked)."""
+                candidates: bool = False, wait_fans: bool = True
+                ) -> tuple[pa.Table, pa.Table | None]:
+    """The ``turns`` table of these decisions (and ``candidates`` when asked);
+    ``wait_fans``: each wait's fan lists (else null)."""
     n = len(dec)
     rs = get_rules(rules)
     all_rows = np.arange(n)
@@ -205,7 +259,7 @@ def turn_tables(dec: Decisions, rules: str = "mcr", variant: str | None = None,
     if candidates and n:
         held = dec.counts > 0
         crow, ctile = np.nonzero(held)
-        cm = _evaluate(dec, crow, ctile, rs.name, variant)
+        cm = _evaluate(dec, crow, ctile, rs.name, variant, wait_fans)
         eff_key = (cm.shanten_after.astype(np.int64) + 1) * 1024 + (1023 - cm.effective_live)
         val_key = -np.round(cm.value).astype(np.int64) * (1 << 20) + eff_key
         r_eff = _group_rank(crow, eff_key)
@@ -221,11 +275,9 @@ def turn_tables(dec: Decisions, rules: str = "mcr", variant: str | None = None,
             schema=schema("candidates"))
         pick = np.flatnonzero(chosen)
         # one chosen row per decision (the discard is held, by the engine's check)
-        me = _Measures(*(getattr(cm, f)[pick] for f in
-                         ("shanten_after", "mask", "live", "wins", "td", "ts", "ld", "ls",
-                          "value")))
+        me = cm.take(pick)
     else:
-        me = _evaluate(dec, all_rows, dec.discard.astype(np.int64), rs.name, variant)
+        me = _evaluate(dec, all_rows, dec.discard.astype(np.int64), rs.name, variant, wait_fans)
     off = np.arange(0, (n + 1) * forms.shape[1], forms.shape[1], dtype=np.int32)
     turns = pa.Table.from_pydict({
         "deal_id": _deal_id_column(dec, all_rows), "step": pa.array(dec.step, pa.int32()),
