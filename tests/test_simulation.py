@@ -5,6 +5,7 @@ The issue's 10k deals per rule set run in ``test_simulation_10k.py`` (slow; the 
 invariants checked over whole tables).
 """
 import os
+from pathlib import Path
 from collections import Counter
 
 import numpy as np
@@ -238,6 +239,18 @@ def test_bad_arguments_are_typed():
     with pytest.raises(mjfast.MjfastError):
         simulate("taiwan", "efficiency", deals=1, wall="botzone")
 
+
+
+def test_user_variant_file_by_path_keeps_its_case(tmp_path):
+    """A variant file outside the package, in a folder with capitals and a space, simulates
+    by path: a copy of the bundled ``botzone`` variant gives the same deals as the name."""
+    (tmp_path / "My Rules").mkdir()
+    user = tmp_path / "My Rules" / "MCR.House.toml"
+    user.write_bytes((Path(mjfast.__file__).parent / "rules" / "mcr.botzone.toml").read_bytes())
+    a = simulate("mcr", "efficiency", deals=8, seed=3, variant="botzone")
+    b = simulate("mcr", "efficiency", deals=8, seed=3, variant=str(user))
+    assert a["deals"].column("total").to_pylist() == b["deals"].column("total").to_pylist()
+    assert a["deals"].num_rows == 8
 
 # ---- the game structure (mjfast.engine._structure) -----------------------------------
 def _games(res):

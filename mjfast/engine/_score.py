@@ -60,20 +60,24 @@ C_SETS = 36
 C_CAP_ON = 37            # 1: payments are capped by C_CAP (two-player chips); 0: no cap
 C_CAP = 38               # 4 slots: the most each player may pay in the current deal (chips)
 
-# Taiwan/Tuidaohu kernel flag bits equal HandBatch's (mjfast/hand.py)
-F_SELF_DRAWN = 1
-F_FOURTH_TILE = 2
-F_LAST_TILE = 4
-F_KONG_REPLACEMENT = 8
-F_ROBBING_KONG = 16
-F_ORIGINAL_READY = 32
-F_FIRST_TURN = 64
+# the scorers' situation flag bits: the one definition is HandBatch's (mjfast/hand.py)
+from ..hand import FIRST_TURN as F_FIRST_TURN  # noqa: E402
+from ..hand import FOURTH_TILE as F_FOURTH_TILE  # noqa: E402
+from ..hand import KONG_REPLACEMENT as F_KONG_REPLACEMENT  # noqa: E402
+from ..hand import LAST_TILE as F_LAST_TILE  # noqa: E402
+from ..hand import ORIGINAL_READY as F_ORIGINAL_READY  # noqa: E402
+from ..hand import ROBBING_KONG as F_ROBBING_KONG  # noqa: E402
+from ..hand import SELF_DRAWN as F_SELF_DRAWN  # noqa: E402
 
 
 def _variant_of(variant):
+    """The variant key: None for the default; a name lower-cased; a file path as given."""
     if variant is None or str(variant).lower() in ("", "none", "default", "official"):
         return None
-    return str(variant).lower()
+    text = str(variant)
+    if text.lower().endswith(".toml") or "/" in text or "\\" in text:
+        return text                      # a path keeps its case (file systems are not)
+    return text.lower()
 
 
 @lru_cache(maxsize=None)
