@@ -20,7 +20,8 @@ from numba import njit, prange
 from ..rules._keys import TAIWAN_KEYS
 from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
 from ._config import JIT_OPTIONS
-from ._exclude import apply_exclusions, total_of
+from ._exclude import apply_exclusions_inline as apply_exclusions
+from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
                          SET_PUNG, WAIT_CLOSED, WAIT_EDGE, WAIT_SINGLE, divisions_into,
                          wait_placements)
@@ -52,13 +53,14 @@ WORK_SIZE = 64
 def _apply(hits, prof, kept):
     """The key-space counts ``hits`` as fan-id counts in ``kept``, after the exclusion
     graph (:mod:`._exclude`). Returns the total (sum of kept count x points)."""
-    ints, points, topo, excl, reducers, red_t, red_n, red_unless, col, _live, off = prof
+    (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
+     col, _live, off, excluders) = prof
     for f in range(ints[I_NCOLS]):
         kept[f] = 0
     for k in range(K):
         if col[k] > 0:
             kept[col[k]] = hits[k]
-    apply_exclusions(kept, topo, excl, reducers, red_t, red_n, red_unless, off, 0)
+    apply_exclusions(kept, excluders, excl, reducers, red_t, red_n, red_unless, off, 0)
     return total_of(kept, points)
 
 
