@@ -1,8 +1,9 @@
 """One definition of each shared constant: the situation flag bits and meld flag bits
 (mjfast/hand.py), the winning-form codes (mjfast/rules/registry.py) and the knitted
 permutations (mjfast/kernels/_decompose.py). Every other module of the base layers imports
-them; none writes the numbers again. (The Cython parser writes the flag bits as C
-literals; tests/test_notation_props.py holds its arrays equal to the Hand path's.)"""
+them; none writes the numbers again. (The Cython parser reads the flag bits from
+mjfast.hand into C globals at import; tests/test_notation_props.py holds its arrays equal
+to the Hand path's.)"""
 from __future__ import annotations
 
 import re
@@ -75,3 +76,19 @@ def test_flag_names_match_the_bits():
     assert np.array_equal(np.unique([R.FORM_REGULAR, R.FORM_SEVEN_PAIRS, R.FORM_THIRTEEN_ORPHANS,
                                      R.FORM_HONORS_KNITTED, R.FORM_KNITTED_STRAIGHT,
                                      R.FORM_SEVEN_PAIRS_TRIPLET]), np.arange(6))
+
+
+def test_cython_parser_reads_the_flag_bits_from_hand():
+    pyx = (PKG / "notation" / "_parse.pyx").read_text(encoding="utf-8")
+    for name in FLAG_NAMES:
+        assert f"_hand.{name}" in pyx, name
+    # no flag or meld-flag literal: `fl |= 8`, `flags = 1` ...
+    literal = re.compile(r"^\s*(?:fl\s*\|=|flags\s*=)\s*[1-9]", re.M)
+    assert not literal.findall(pyx), literal.findall(pyx)
+    # the compiled parser and the Hand path agree on the bits (concealed kong, every flag)
+    texts = ["[1111m]234m456p789s5s5s", "[EEE,2][SSSS,1]WWWNN55pN|EE1111|3",
+             "[EEE,2][SSSS,5]WWWNN55pN|EE1011|3"]
+    b = mjfast.parse_batch(texts)
+    ref = mjfast.HandBatch.from_hands([mjfast.parse_hand(t) for t in texts])
+    assert np.array_equal(b.flags, ref.flags) and np.array_equal(b.melds, ref.melds)
+    assert b.melds[0, 0, 2] == H.MELD_CONCEALED and b.melds[2, 1, 2] == H.MELD_ADDED

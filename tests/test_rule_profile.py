@@ -28,7 +28,7 @@ def test_one_layout_for_every_rule_set(rules, variant):
     args = prof.kernel_args()
     assert len(args) == len(PROFILE_FIELDS)
     assert all(a.dtype == np.int64 for a in args)
-    assert [a.ndim for a in args] == [1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1]
+    assert [a.ndim for a in args] == [1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1, 1]
     n = prof.n_cols
     assert sorted(args[2].tolist()) == list(range(n))          # topo: every column once
     for r in prof.rows:
@@ -57,7 +57,7 @@ def test_policies_are_enums():
     t = get_profile("tuidaohu")
     assert t.policies["win_discard_payers"] is Payers.DISCARDER
     assert get_profile("mcr").policies["seat_prevalent_wind_pung"] is WindPungAccount.ACCOUNT_ONCE
-    assert {DecisionMode(d["mode"]) for d in get_profile("taiwan").decisions} >= {
+    assert {d.mode for d in get_profile("taiwan").decisions} >= {
         DecisionMode.CUMULATIVE, DecisionMode.REPLACES, DecisionMode.HIGHEST}
     assert get_profile("two_player").caps == {"fan_cap": 6}
 

@@ -21,13 +21,20 @@ seeded from the shipped folder when that exists. ``MJFAST_JIT_BUILD_DIR`` (set b
 build's warm-up only) makes the cache write straight into ``$MJFAST_JIT_BUILD_DIR/<KEY>``,
 the folder to ship; ``MJFAST_JIT_NO_SHIPPED=1`` ignores the shipped folder (to measure
 a first run without it: ``benchmarks/bench_first_run.py``).
+
+Every source change makes a new keyed folder; :func:`prune_stale` (run on import) removes
+the old ones of the same parent: it keeps the current folder, the ``MJFAST_CACHE_KEEP``
+(default 3) most recently used others, and any folder used in the last two hours (each
+import marks its folder used), and it never raises.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -113,6 +120,51 @@ def _user_candidates(key: str) -> list[str]:
     return candidates
 
 
+KEEP_OTHERS = 3               # stale keyed folders kept (the most recently used)
+IDLE_S = 2 * 3600             # a folder used more recently than this is never removed
+_KEYED = re.compile(r"(numba|mjfast)-[0-9a-f]{16}")
+
+
+def prune_stale(current: str, keep: int | None = None, idle_s: float = IDLE_S) -> list[str]:
+    """Remove the keyed cache folders (``numba-<KEY>`` / ``mjfast-<KEY>``) beside
+    ``current`` that older sources left: all but the ``keep`` most recently used (default
+    ``MJFAST_CACHE_KEEP`` or 3) and those used in the last ``idle_s`` seconds. ``current``
+    itself is marked used (its mtime) and never removed; nothing else in the parent folder
+    is touched. Returns the removed paths; never raises (a folder that cannot be removed
+    stays)."""
+    removed: list[str] = []
+    try:
+        if keep is None:
+            keep = int(os.environ.get("MJFAST_CACHE_KEEP", KEEP_OTHERS))
+        parent, name = os.path.split(os.path.abspath(current))
+        prefix = name.split("-", 1)[0] + "-"
+        try:
+            os.utime(current)
+        except OSError:
+            pass
+        now = time.time()
+        stale = []
+        with os.scandir(parent) as it:
+            for e in it:
+                if e.name == name or not e.name.startswith(prefix) or not _KEYED.fullmatch(e.name):
+                    continue
+                try:
+                    if e.is_dir(follow_symlinks=False):
+                        stale.append((e.stat(follow_symlinks=False).st_mtime, e.path))
+                except OSError:
+                    continue
+        stale.sort(reverse=True)
+        for mtime, path in stale[max(keep, 0):]:
+            if now - mtime < idle_s:
+                continue
+            shutil.rmtree(path, ignore_errors=True)
+            if not os.path.exists(path):
+                removed.append(path)
+    except Exception:          # noqa: BLE001 -- pruning is housekeeping: never fail an import
+        pass
+    return removed
+
+
 def choose_cache_dir() -> str | None:
     """The first writable candidate folder for the compiled-kernel cache, or None."""
     key = sources_hash()
@@ -132,6 +184,7 @@ def choose_cache_dir() -> str | None:
     for candidate in _user_candidates(key):
         if _writable(candidate):
             _seed_from_shipped(candidate, key)
+            prune_stale(candidate)
             return candidate
     return None
 

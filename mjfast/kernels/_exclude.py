@@ -13,36 +13,26 @@ A hand's raw fan counts ``ft`` (indexed by fan id) become the counts that score:
    wind's, under the ``seat_prevalent_wind_pung = "account_once"`` policy).
 
 The arrays come from :func:`mjfast.rules._profile.get_profile` (any number of fans).
-The fans present are gathered 64 positions at a time as a bit mask (a branch-free scan)
-and visited lowest position first: the topological order without a sort, and only the
-few fans that are set.
+Only the fans that exclude something (``excluders``, in ``topo`` order) need a visit:
+one pass over them, in order, is the topological walk. (A presence bit mask over every
+column walked lowest bit first, or the walk over every column, measured 1.3-3 times
+slower here: most fans exclude nothing and most hands hold only a few fans.)
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._config import JIT_OPTIONS
 
 
 @njit(**JIT_OPTIONS)
-def apply_exclusions(ft, topo, excl, reducers, red_t, red_n, red_unless, off, skip):
+def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, skip):
     """Apply the exclusion graph and the deductions to ``ft`` in place (module docstring)."""
     for i in range(off.shape[0]):
         ft[off[i]] = 0
-    n = topo.shape[0]
-    for base in range(0, n, 64):
-        top = min(n, base + 64)
-        m = np.int64(0)
-        for p in range(base, top):
-            m |= np.int64(ft[topo[p]] > 0) << (p - base)
-        while m != 0:
-            p = base + trailing_zeros(m)
-            m &= m - 1
-            f = topo[p]
-            if ft[f] <= 0:
-                continue
+    for i in range(excluders.shape[0]):
+        f = excluders[i]
+        if ft[f] > 0:
             for j in range(1, excl[f, 0] + 1):
                 ft[excl[f, j]] = 0
     for i in range(reducers.shape[0]):
@@ -67,3 +57,10 @@ def total_of(ft, points):
     for f in range(points.shape[0]):
         s += max(ft[f], 0) * points[f]
     return s
+
+
+# The same two functions inlined (Numba IR inlining) into a caller's hot loop: the small
+# scorers (Taiwan, Tuidaohu) call them once per reading, where the call itself -- some
+# forty arguments, the arrays passed field by field -- costs as much as the work.
+apply_exclusions_inline = njit(inline="always", **JIT_OPTIONS)(apply_exclusions.py_func)
+total_of_inline = njit(inline="always", **JIT_OPTIONS)(total_of.py_func)

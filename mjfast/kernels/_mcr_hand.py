@@ -63,7 +63,8 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
     Writes fan counts into ft_best (int32[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete (ft_best is then
     undefined; every path that returns a total has written all of it)."""
-    ints, points, topo, excl, reducers, red_t, red_n, red_unless, _col, _live, off = prof
+    (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
+     _col, _live, off, excluders) = prof
     kong_combo = ints[I_KONG_COMBO] != 0
     heaven_no_waits = ints[I_HEAVEN] != 0
     # a pung of the seat wind that is also the prevalent wind: one account-once deduction
@@ -237,7 +238,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
                     ft[SINGLE_WAIT] = 1
                 if k4 != 0 and _is_wind(pk_code[0]):
                     _wind_pung(pk_code[0], prevalent, seat, ft)
-                apply_exclusions(ft, topo, excl, reducers, red_t, red_n, red_unless, off,
+                apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off,
                                  wind_skip)
                 tot = _total(ft, points)
                 best = tot
@@ -324,7 +325,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
                         found = True
         if found:
             _by_win_flag(wf, ft)
-            apply_exclusions(ft, topo, excl, reducers, red_t, red_n, red_unless, off, 0)
+            apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, 0)
             best = _total(ft, points)
             for f in range(N_FANS):
                 ft_best[f] = ft[f]
@@ -561,7 +562,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
         for i in range(npg):
             if _is_wind(pg_code[i]):
                 _wind_pung(pg_code[i], prevalent, seat, ft)
-        apply_exclusions(ft, topo, excl, reducers, red_t, red_n, red_unless, off, wind_skip)
+        apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, wind_skip)
         # branch-free: zeros add nothing, and the OR is 0 only when every count is
         tot = 0
         nz = 0

@@ -20,7 +20,8 @@ from numba import njit, prange
 from ..rules._keys import TAIWAN_KEYS
 from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
 from ._config import JIT_OPTIONS
-from ._exclude import apply_exclusions, total_of
+from ._exclude import apply_exclusions_inline as apply_exclusions
+from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
                          SET_PUNG, WAIT_CLOSED, WAIT_EDGE, WAIT_SINGLE, divisions_into,
                          wait_placements)
@@ -52,17 +53,21 @@ WORK_SIZE = 64
 def _apply(hits, prof, kept):
     """The key-space counts ``hits`` as fan-id counts in ``kept``, after the exclusion
     graph (:mod:`._exclude`). Returns the total (sum of kept count x points)."""
-    ints, points, topo, excl, reducers, red_t, red_n, red_unless, col, _live, off = prof
+    (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
+     col, _live, off, excluders) = prof
     for f in range(ints[I_NCOLS]):
         kept[f] = 0
     for k in range(K):
         if col[k] > 0:
             kept[col[k]] = hits[k]
-    apply_exclusions(kept, topo, excl, reducers, red_t, red_n, red_unless, off, 0)
+    apply_exclusions(kept, excluders, excl, reducers, red_t, red_n, red_unless, off, 0)
     return total_of(kept, points)
 
 
-@njit(**JIT_OPTIONS)
+# inlined (Numba IR inlining) at its call sites: called through a function boundary, the
+# profile tuple and the scratch arrays go field by field (well over a hundred scalar
+# arguments), which made the batch kernel about 1.7x slower than the same code inlined
+@njit(inline="always", **JIT_OPTIONS)
 def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
                   prof, divbuf, n_div, place, hits, kept, best, work):
     """Highest total over the divisions ``divbuf[:n_div]``; ``best`` gets its item counts.
@@ -305,6 +310,11 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, di
                          divbuf, n, place, hits, kept, best, work)
 
 
+# score_one inlined into the batch loop (one call site; see _best_reading). The entry
+# point (mjfast.kernels._entry) keeps the plain call.
+_score_one_inline = njit(inline="always", **JIT_OPTIONS)(score_one.py_func)
+
+
 @njit(**JIT_OPTIONS)
 def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
                  discarder, table_discards, prof, out_counts, out_totals, st):
@@ -321,11 +331,11 @@ def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, s
     for h in range(lo, hi):
         for i in range(34):
             c[i] = counts[h, i]
-        total = score_one(c, np.int64(winning_tile[h]), melds[h], np.int64(n_melds[h]),
-                          np.int64(flowers[h]), np.int64(flags[h]), np.int64(seat[h]),
-                          np.int64(dealer[h]), np.int64(discarder[h]),
-                          np.int64(table_discards[h]), prof, divbuf, st, place, hits, kept,
-                          best, work)
+        total = _score_one_inline(c, np.int64(winning_tile[h]), melds[h],
+                                  np.int64(n_melds[h]), np.int64(flowers[h]),
+                                  np.int64(flags[h]), np.int64(seat[h]), np.int64(dealer[h]),
+                                  np.int64(discarder[h]), np.int64(table_discards[h]), prof,
+                                  divbuf, st, place, hits, kept, best, work)
         out_totals[h] = total
         for f in range(ncols):
             out_counts[h, f] = best[f] if total >= 0 else 0

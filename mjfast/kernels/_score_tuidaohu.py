@@ -20,7 +20,8 @@ from numba import njit
 from ..rules._keys import TUIDAOHU_KEYS
 from ..rules._profile import I_FORM_MASK, I_NCOLS
 from ._config import JIT_OPTIONS
-from ._exclude import apply_exclusions, total_of
+from ._exclude import apply_exclusions_inline as apply_exclusions
+from ._exclude import total_of_inline as total_of
 from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions
 
 # predicate codes (the `key` column of the table)
@@ -67,7 +68,8 @@ def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, bes
     restored), ``melds`` int8[5, 4]; ``prof`` the rule profile's arrays. Writes the best
     reading's fan counts into ``best`` (int64[n_cols]) and returns its total, or -1 when
     the hand is not complete."""
-    ints, values, topo, excl, reducers, red_t, red_n, red_unless, pc, _live, off = prof
+    (ints, values, _topo, excl, reducers, red_t, red_n, red_unless,
+     pc, _live, off, excluders) = prof
     form_mask = ints[I_FORM_MASK]
     nm = n_melds
     tot = 0
@@ -173,7 +175,7 @@ def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, bes
             elif winds == 3 and 27 <= pair <= 30:
                 _set(hits, pc, P_LITTLE_FOUR_WINDS)
         # ---- exclusions (the one exclusion kernel; switched-off rows dropped) ---------
-        apply_exclusions(hits, topo, excl, reducers, red_t, red_n, red_unless, off, 0)
+        apply_exclusions(hits, excluders, excl, reducers, red_t, red_n, red_unless, off, 0)
         total = total_of(hits, values)
         if total > best_total:
             best_total = total
@@ -199,6 +201,12 @@ def kong_units(melds, n_melds, kong_vals, n_players):
     return u
 
 
+# score_one inlined (Numba IR inlining) into the batch loop (one call site; the call and
+# its ~100 scalar arguments cost a measurable share of a hand). The waits kernel and the
+# entry point keep the plain call.
+_score_one_inline = njit(inline="always", **JIT_OPTIONS)(score_one.py_func)
+
+
 @njit(**JIT_OPTIONS)
 def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, prof, kong_vals, n_players,
                        fan_counts, totals, kongs):
@@ -214,8 +222,8 @@ def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, prof, kong_v
     for h in range(N):
         for i in range(34):
             c[i] = counts[h, i]
-        t = score_one(c, melds[h], n_melds[h], flags[h], seat[h], dealer[h], prof, buf, base,
-                      hits, best)
+        t = _score_one_inline(c, melds[h], n_melds[h], flags[h], seat[h], dealer[h], prof, buf,
+                              base, hits, best)
         totals[h] = t
         if t >= 0:
             for k in range(F):

@@ -9,6 +9,20 @@ character offsets by the caller.  No Python object is touched inside the row loo
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 from libc.string cimport memset, memcmp
 
+from .. import hand as _hand
+
+# the situation and meld flag bits: C globals set once, at import, from their one
+# definition (mjfast/hand.py); the row loop reads them without touching Python
+cdef int F_SELF_DRAWN = _hand.SELF_DRAWN
+cdef int F_FOURTH_TILE = _hand.FOURTH_TILE
+cdef int F_LAST_TILE = _hand.LAST_TILE
+cdef int F_KONG_REPLACEMENT = _hand.KONG_REPLACEMENT
+cdef int F_ROBBING_KONG = _hand.ROBBING_KONG
+cdef int F_ORIGINAL_READY = _hand.ORIGINAL_READY
+cdef int F_FIRST_TURN = _hand.FIRST_TURN
+cdef int MF_CONCEALED = _hand.MELD_CONCEALED
+cdef int MF_ADDED = _hand.MELD_ADDED
+
 # error codes (keep in step with mpsz.py)
 cdef enum:
     E_CHAR = 1
@@ -422,12 +436,12 @@ cdef int parse_mpsz(Ctx* c) noexcept nogil:
                     return fail(c, M_CLAIM, claim_pos, 0)
             else:
                 if claim <= 0:
-                    flags = 1
+                    flags = MF_CONCEALED
                     claimed = 0
                 elif claim <= 3:
                     claimed = claim
                 elif claim >= 5 and claim <= 7:
-                    flags = 2
+                    flags = MF_ADDED
                     claimed = claim - 4
                 else:
                     return fail(c, M_CLAIM, claim_pos, 0)
@@ -557,17 +571,17 @@ cdef int bz_meld(Ctx* c, Py_ssize_t i, Py_ssize_t* out_j) noexcept nogil:
             return fail(c, M_CLAIM, op, 0)
         claimed = offer
         if offer == 0:
-            flags = 1
+            flags = MF_CONCEALED
     elif kind == 3:
         if offer > 0:
             return fail(c, M_CLAIM, op, 0)
         claimed = 0
-        flags = 1
+        flags = MF_CONCEALED
     else:
         if offer < 1 or offer > 3:
             return fail(c, M_CLAIM, op, 0)
         claimed = offer
-        flags = 2
+        flags = MF_ADDED
     if kind == 0:
         for x in range(3):
             if emit_tile(c, mtile + x, tp):
@@ -805,17 +819,17 @@ def parse_rows(offsets, const uint8_t[::1] data, const uint8_t[::1] validity,
             flowers[r] = c.flower_count
             fl = 0
             if c.flags4[0]:
-                fl |= 1
+                fl |= F_SELF_DRAWN
             if c.flags4[1]:
-                fl |= 2
+                fl |= F_FOURTH_TILE
             if c.flags4[2]:
-                fl |= 4
+                fl |= F_LAST_TILE
             if c.flags4[3]:
-                fl |= 8 if c.flags4[0] else 16
+                fl |= F_KONG_REPLACEMENT if c.flags4[0] else F_ROBBING_KONG
             if c.extras_seen & 16:
-                fl |= 32
+                fl |= F_ORIGINAL_READY
             if c.extras_seen & 32:
-                fl |= 64
+                fl |= F_FIRST_TURN
             flags[r] = fl
             seat[r] = c.seat
             prevalent[r] = c.prevalent

@@ -26,7 +26,9 @@ id (column 0 unused):
   ``red_t[f]``, ``red_n[f]``, ``red_unless[f] = [n, ids...]``: fan f takes ``red_n``
   off fan ``red_t`` unless one of ``red_unless`` counts;
 - ``col[k]``: the fan id of the scorer's predicate k (:mod:`mjfast.rules._keys`), 0 = none;
-- ``live[f]``: 1 when fan f is switched on; ``off``: the ids switched off.
+- ``live[f]``: 1 when fan f is switched on; ``off``: the ids switched off;
+- ``excluders``: the enabled fans with a non-empty ``excl`` list, in ``topo`` order (the
+  only fans the exclusion kernel visits).
 
 :meth:`RuleProfile.content_hash` is a stable hash of everything above (pipelines record
 it in their manifests).
@@ -56,9 +58,9 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 PROFILE_FIELDS = ("ints", "points", "topo", "excl", "reducers", "red_t", "red_n",
-                  "red_unless", "col", "live", "off")
+                  "red_unless", "col", "live", "off", "excluders")
 (P_INTS, P_POINTS, P_TOPO, P_EXCL, P_REDUCERS, P_RED_T, P_RED_N, P_RED_UNLESS, P_COL,
- P_LIVE, P_OFF) = range(len(PROFILE_FIELDS))
+ P_LIVE, P_OFF, P_EXCLUDERS) = range(len(PROFILE_FIELDS))
 
 # ints[] slots
 I_CODE = 0          # RULES_CODE of the scorer
@@ -179,15 +181,97 @@ def _check_param(name: str, key: str, value: Any, where: str) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class Decision:
+    """One combination decision (Taiwan ``[[decision]]``): ``mode`` over ``members`` (ids,
+    lowest tier first for ``highest`` / ``one_value``); ``item`` for ``replaces``."""
+    name: str
+    mode: DecisionMode
+    members: tuple[int, ...]
+    item: int | None
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"name": self.name, "mode": self.mode.value, "members": list(self.members),
+             "source": self.source}
+        if self.item is not None:
+            d["item"] = self.item
+        return d
+
+
+def check_decisions(table: RuleTable, raw: list[dict], path) -> tuple[Decision, ...]:
+    """The ``[[decision]]`` entries as :class:`Decision` s; each must agree with the rows'
+    exclusion graph (enabled rows), else a :class:`~mjfast.errors.RuleSetError`."""
+    ids = {r.id: r for r in table.rows}
+    out = []
+
+    def excl(a):
+        r = ids[a]
+        if r.get("standalone", False):
+            return {x for x in ids if x != a}
+        return set(r.excludes)
+
+    def bad(msg):
+        return RuleSetError(str(path), None, msg)
+
+    for d in raw:
+        name, mode = d.get("name", "?"), d.get("mode")
+        try:
+            mode = DecisionMode(mode)
+        except ValueError:
+            raise bad(f"decision {name}: unknown mode {mode!r}") from None
+        members = tuple(int(x) for x in d.get("members", []))
+        item = d.get("item")
+        for m in members + ((item,) if item is not None else ()):
+            if m not in ids:
+                raise bad(f"decision {name}: unknown row {m}")
+        live = [m for m in members if ids[m].enabled]
+        if mode == DecisionMode.CUMULATIVE:
+            for x in live:
+                for y in live:
+                    if y in excl(x):
+                        raise bad(f"decision {name} (cumulative): row {x} excludes {y}")
+        elif mode == DecisionMode.REPLACES:
+            if item is None:
+                raise bad(f"decision {name}: replaces needs an item")
+            if ids[item].enabled:
+                miss = [y for y in live if y not in excl(item)]
+                if miss:
+                    raise bad(f"decision {name}: row {item} must exclude {miss}")
+        elif mode in (DecisionMode.HIGHEST, DecisionMode.ONE_VALUE):
+            for i, x in enumerate(live):
+                for y in live[:i]:
+                    if y not in excl(x):
+                        raise bad(f"decision {name} ({mode.value}): row {x} must exclude {y}")
+        elif mode == DecisionMode.STANDALONE:
+            for x in live:
+                if not ids[x].get("standalone", False):
+                    raise bad(f"decision {name}: row {x} must be standalone = true")
+        out.append(Decision(name, mode, members, None if item is None else int(item),
+                            str(d.get("source", ""))))
+    return tuple(out)
+
+
 @dataclass(frozen=True, eq=False)
 class RuleProfile:
-    """A rule set's validated table, policies and kernel arrays (module docstring)."""
+    """A rule set's validated table, policies and kernel arrays (module docstring): the
+    one table type every scorer exposes (``mjfast.scoring.<rules>.FAN_TABLE``).
+
+    It reads like a table of rows (``len``, iteration, ``profile[id or key or name]``,
+    :meth:`row`, :attr:`rows`, :attr:`ids`) and carries the settlement numbers
+    (:attr:`params`, :attr:`settlement`, :attr:`caps`). ``arrays`` are derived from
+    ``table`` (``dataclasses.replace(profile, table=...)`` rebuilds them)."""
     rules: str
     variant: str | None
     table: RuleTable = field(repr=False)
-    arrays: tuple = field(repr=False)
     policies: Mapping[str, enum.Enum] = field(repr=False, default_factory=dict)
-    decisions: tuple = field(repr=False, default=())
+    decisions: tuple[Decision, ...] = field(repr=False, default=())
+    source: str = field(repr=False, default="")
+
+    @functools.cached_property
+    def arrays(self) -> tuple:
+        """The kernel arrays (``PROFILE_FIELDS`` order), built from ``table``."""
+        return build_arrays(self.rules, self.table, self.source or self.rules)
 
     def kernel_args(self) -> tuple:
         """The tuple of arrays every compiled scorer takes (``PROFILE_FIELDS`` order)."""
@@ -208,6 +292,10 @@ class RuleProfile:
         return self.table.params
 
     @property
+    def meta(self) -> Mapping[str, Any]:
+        return self.table.meta
+
+    @property
     def caps(self) -> dict[str, int]:
         return {k: int(self.table.params[k]) for k in CAPS[self.rules] if k in self.table.params}
 
@@ -218,8 +306,80 @@ class RuleProfile:
         return tuple([src] if isinstance(src, str) else src)
 
     @property
+    def title(self) -> str:
+        """The variant's description for a built-in variant rule set (two-player), else
+        the table's title."""
+        if self.rules in BUILTIN_VARIANT:
+            desc = self.table.meta.get("variant", {}).get("description")
+            if desc:
+                return str(desc)
+        return str(self.table.meta.get("title", self.rules))
+
+    @property
     def n_cols(self) -> int:
         return int(self.arrays[P_INTS][I_NCOLS])
+
+    @property
+    def players(self) -> int:
+        return self.structure.players
+
+    @property
+    def settlement(self) -> dict[str, Any]:
+        """The table's parameters, with ``players`` from the rule set's structure."""
+        return {**self.table.params, "players": self.players}
+
+    @property
+    def values(self) -> np.ndarray:
+        """Value of each fan id (0 when switched off)."""
+        return self.arrays[P_POINTS]
+
+    @property
+    def enabled(self) -> np.ndarray:
+        """bool by fan id: switched on."""
+        return self.arrays[P_LIVE].astype(bool)
+
+    @property
+    def fan_cap(self) -> int:
+        return int(self.settlement["fan_cap"])
+
+    @property
+    def kong_values(self) -> np.ndarray:
+        """Units of base per kong: open, added, concealed (Tuidaohu / two-player)."""
+        s = self.table.params
+        return np.array([s["kong_open"], s["kong_added"], s["kong_concealed"]], dtype=np.int64)
+
+    # ---- rows -------------------------------------------------------------------------
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return tuple(r.id for r in self.table.rows)
+
+    @property
+    def by_id(self) -> dict[int, Row]:
+        return self.table.by_id
+
+    @property
+    def by_key(self) -> dict[str, Row]:
+        return self.table.by_key
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return self.table.order
+
+    @property
+    def max_id(self) -> int:
+        return self.table.max_id
+
+    def points_array(self, size: int | None = None, dtype=np.int32) -> np.ndarray:
+        return self.table.points_array(size, dtype)
+
+    def __len__(self) -> int:
+        return len(self.table.rows)
+
+    def __iter__(self):
+        return iter(self.table.rows)
+
+    def __getitem__(self, ident: int | str) -> Row:
+        return self.row(ident)
 
     def row(self, ident: int | str) -> Row:
         """A row by id, key, or any of its names (en / zh / ja / aliases)."""
@@ -228,6 +388,13 @@ class RuleProfile:
             if hit is not None:
                 return hit
         return self.table.row(ident)
+
+    def excluded_by(self, ident: int | str) -> set[int]:
+        """Ids a row removes when it counts (a standalone row: every other row)."""
+        r = self.row(ident)
+        if r.get("standalone", False):
+            return {x.id for x in self.table.rows if x.id != r.id}
+        return set(r.excludes)
 
     def _by_name(self) -> dict[str, Row]:
         out: dict[str, Row] = {}
@@ -248,7 +415,7 @@ class RuleProfile:
                     "kinds": list(st.kinds), "flowers": st.flowers, "forms": list(st.forms),
                     "dead_wall": st.dead_wall, "chow_allowed": st.chow_allowed},
                 "params": {k: self.table.params[k] for k in sorted(self.table.params)},
-                "rows": rows, "decisions": [dict(d) for d in self.decisions]}
+                "rows": rows, "decisions": [d.to_dict() for d in self.decisions]}
 
     def content_hash(self) -> str:
         """A stable hash (sha256 hex, 16 digits) of :meth:`to_dict`: equal for equal
@@ -341,9 +508,10 @@ def build_arrays(rules: str, table: RuleTable, where: str) -> tuple:
         ints[I_EARLY] = int(p.get("early_max_discards", 9))
     else:
         ints[I_MINIMUM] = int(p.get("minimum_fan", 0))
+    excluders = np.array([f for f in order if excl.get(f)], dtype=np.int64)
     arrays = (ints, points, np.array(topo, dtype=np.int64), _id_list(excl, n),
               np.array(reducers, dtype=np.int64), red_t, red_n, _id_list(unless, n), col,
-              live, off)
+              live, off, excluders)
     for a in arrays:
         a.setflags(write=False)
     return arrays
@@ -410,8 +578,10 @@ def _profile(name: str, variant: str | None) -> RuleProfile:
         d = _decisions(f)
         if d:
             decisions = d
-    return RuleProfile(name, variant, table, build_arrays(name, table, where), policies,
-                       tuple(decisions))
+    prof = RuleProfile(name, variant, table, policies,
+                       check_decisions(table, decisions, where), where)
+    prof.arrays                   # built (and validated) at load
+    return prof
 
 
 def layer(base: RuleTable, path: Path, predicates) -> RuleTable:
@@ -436,6 +606,6 @@ def get_profile(rules: str, variant: str | Path | None = None) -> RuleProfile:
     return _profile(name, v)
 
 
-__all__ = ["RuleProfile", "get_profile", "build_arrays", "PROFILE_FIELDS", "RULES_CODE",
+__all__ = ["RuleProfile", "Decision", "check_decisions", "get_profile", "build_arrays", "PROFILE_FIELDS", "RULES_CODE",
            "CODE_MCR", "CODE_TAIWAN", "CODE_TUIDAOHU", "Payers", "DealerRepeat",
            "SeveralRons", "WindPungAccount", "DecisionMode", "PARAM_SCHEMA"]

@@ -35,33 +35,12 @@ from ..hand import Hand, HandBatch
 from ..notation import convert_hand, hand_with_options, parse_hand
 from ..notation._api import OPTION_NAMES
 from ..rules.registry import get_rules
-from ..tiles import N_KINDS, WIND_LETTERS, tile_name
+from ..tiles import N_KINDS, tile_name
+from ._params import _ALL_PARAMS, SETTLEMENT_PARAMS, settlement_params
 from .result import BatchScores, ScoreResult, WaitScores
 
 _SCORER_MODULES = {"mcr": "mcr", "taiwan": "taiwan", "tuidaohu": "tuidaohu",
                    "two_player": "tuidaohu"}
-
-SETTLEMENT_PARAMS: dict[str, tuple[str, ...]] = {
-    "mcr": ("base",),
-    "taiwan": ("base", "unit", "eighth_flower"),
-    "tuidaohu": ("base", "fee", "chips"),
-    "two_player": ("base", "fee", "chips"),
-}
-"""The settlement parameters each rule set uses:
-
-- ``base``: an int >= 0 (MCR: what every loser pays besides the points, default 8;
-  Taiwan: the base stake; Tuidaohu / two-player: the unit payments scale with);
-- ``unit``: an int >= 0, the value of one tai (Taiwan);
-- ``fee``: the fraction of the receiver's winnings taken as a fee, 0 <= fee < 1
-  (two-player default 0.05; a fee of 1 or more would leave the winner at a loss, so it is
-  an error);
-- ``chips``: an int >= 0 (every payer) or ``{seat: int}`` (seat letter or number), the
-  most a payer can lose;
-- ``eighth_flower``: the seat (letter or 0..3) holding the 8th flower, for Taiwan's
-  七花搶第八花.
-"""
-_ALL_PARAMS = ("base", "unit", "fee", "chips", "eighth_flower")
-
 
 def scorer_module(rules):
     """The per-rule-set scorer module (``mjfast.scoring.mcr`` ...)."""
@@ -79,50 +58,6 @@ def scorer_module(rules):
 def _check_variant(variant) -> None:
     if variant is not None and not isinstance(variant, str):
         raise ArgumentError(repr(variant)[:60], None, "variant must be a string or None")
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-
-
-def _whole(name: str, v, what: str) -> int:
-    if not _is_int(v):
-        raise ArgumentError(f"{name}={v!r}"[:80], None, f"{name} must be a whole number >= 0 ({what})")
-    if v < 0:
-        raise ArgumentError(f"{name}={v!r}", None, f"{name} must be >= 0 ({what}), got {v}")
-    return int(v)
-
-
-def _seat(name: str, v, players: int) -> int:
-    if isinstance(v, str) and len(v) == 1 and v.upper() in WIND_LETTERS[:players]:
-        return WIND_LETTERS.index(v.upper())
-    if _is_int(v) and 0 <= v < players:
-        return int(v)
-    raise ArgumentError(f"{name}={v!r}"[:80], None,
-                        f"{name} must be a seat: {' '.join(WIND_LETTERS[:players])} or 0..{players - 1}")
-
-
-def _check_param(name: str, v, rules: str):
-    if name == "base":
-        return _whole(name, v, "the base stake")
-    if name == "unit":
-        return _whole(name, v, "the value of one tai")
-    if name == "fee":
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) \
-                or not math.isfinite(float(v)):
-            raise ArgumentError(f"fee={v!r}"[:80], None, "fee must be a fraction 0 <= fee < 1 (0.05 = 5 %)")
-        if not 0 <= float(v) < 1:
-            raise ArgumentError(f"fee={v!r}", None,
-                                "fee must be a fraction 0 <= fee < 1 (0.05 = 5 %): a fee of 1 or "
-                                "more would leave the winner at a loss")
-        return float(v)
-    if name == "chips":
-        players = get_rules(rules).players
-        if isinstance(v, Mapping):
-            return {_seat("chips seat", k, players): _whole("chips", c, "the most a payer loses")
-                    for k, c in v.items()}
-        return _whole(name, v, "the most a payer loses")
-    return _seat(name, v, 4)   # eighth_flower
 
 
 def _split_options(options: dict[str, Any], rules: str, settles: bool):
@@ -143,13 +78,7 @@ def _split_options(options: dict[str, Any], rules: str, settles: bool):
         raise ArgumentError(f"{k}={params[k]!r}"[:80], None,
                             "score_waits gives totals, not settlements: it takes no settlement "
                             f"parameter ({', '.join(_ALL_PARAMS)})")
-    used = SETTLEMENT_PARAMS[rules]
-    for k, v in params.items():
-        if k not in used:
-            raise RuleSetError(f"{k}={v!r}"[:80], None,
-                               f"{rules} does not use {k!r} (its settlement parameters: "
-                               f"{', '.join(used)})")
-    return situation, {k: _check_param(k, v, rules) for k, v in params.items()}
+    return situation, settlement_params(rules, params)
 
 
 def _one_hand(hand, rules, options: dict[str, Any], fn: str, settles: bool):
@@ -352,22 +281,6 @@ def score_table(df, rules: str | None = None, variant: str | None = None, column
     return df.with_columns(t.get_column("total"), t.get_column("legal"),
                            t.get_column("fan_ids"), t.get_column("fan_counts"),
                            t.get_column("fans"), t.get_column("error").cast(pl.String))
-
-
-def _fan_lists(fan_counts: np.ndarray, good: np.ndarray):
-    """(N, F) counts -> Arrow list arrays of the non-zero fan ids and their counts
-    (null where ``good`` is False), built without a per-row Python loop."""
-    import pyarrow as pa
-
-    fc = np.where(good[:, None], fan_counts, 0)
-    rows, cols = np.nonzero(fc)
-    per_row = np.bincount(rows, minlength=fc.shape[0])
-    offsets = np.zeros(fc.shape[0] + 1, dtype=np.int32)
-    np.cumsum(per_row, out=offsets[1:])
-    mask = pa.array(~good)
-    ids = pa.ListArray.from_arrays(pa.array(offsets), pa.array(cols.astype(np.int16)), mask=mask)
-    counts = pa.ListArray.from_arrays(pa.array(offsets), pa.array(fc[rows, cols].astype(np.int16)), mask=mask)
-    return ids, counts
 
 
 __all__ = ["score", "score_batch", "score_table", "score_waits", "scorer_module",

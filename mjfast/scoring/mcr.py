@@ -1,6 +1,7 @@
 """MCR (Chinese Official, 国标麻将) scorer: the scorer contract over the compiled kernel.
 
-- :data:`FAN_TABLE` — the default rule table (``mjfast/rules/mcr.toml``, 81 fans + 明暗杠 off)
+- :data:`FAN_TABLE` — the default rule table (``mjfast/rules/mcr.toml``, 81 fans + 明暗杠 off;
+  a :class:`~mjfast.rules.RuleProfile`, like every scorer's)
 - :func:`score_hand` — one :class:`~mjfast.hand.Hand` → :class:`ScoreResult`
 - :func:`score_batch` — a :class:`~mjfast.hand.HandBatch` → ``BatchScores`` (kernel)
 - :func:`score_waits_batch` — ready hands → every wait's discard / self-draw totals (kernel)
@@ -22,17 +23,18 @@ from ..hand import Hand, HandBatch
 from ..kernels import _score_mcr as K
 from ..kernels._entry import suit_table
 from ..rules._profile import RuleProfile, get_profile
-from ..rules._table import RuleTable
 from ..tiles import WIND_LETTERS
+from ._params import settlement_params
 from .result import FanHit, ScoreResult
 
 N_COLS = K.N_FANS  # 83: column = fan id, 82 = 明暗杠
 
 
 @lru_cache(maxsize=None)
-def rule_table(variant: str | None = None) -> RuleTable:
-    """The MCR table for ``variant`` (validated: every key has a predicate, acyclic)."""
-    return _tables(variant).table
+def rule_table(variant: str | None = None) -> RuleProfile:
+    """The MCR table for ``variant`` (a :class:`~mjfast.rules.RuleProfile`, validated:
+    every key has a predicate, acyclic)."""
+    return _tables(variant).profile
 
 
 class _Tables:
@@ -214,12 +216,12 @@ def settle_mcr(total: int, legal: bool, seat: int, self_drawn: bool, discarder: 
 # ---------------------------------------------------------------------------------------
 def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreResult:
     """Score one complete MCR hand. Raises :class:`IncompleteHandError` when the hand is
-    not a complete winning hand. ``params``: ``base`` (the 8 every loser pays)."""
+    not a complete winning hand. ``params``: the settlement keywords of the scorer
+    contract (:func:`mjfast.scoring._params.settlement_params`; MCR uses ``base``, the 8
+    every loser pays)."""
+    params = settlement_params("mcr", params)
     v = _norm_variant(variant)
     tb = _tables(v)
-    unknown = set(params) - {"base"}
-    if unknown:
-        raise RuleSetError(", ".join(sorted(unknown)), None, "MCR settlement takes only 'base'")
     if hand.winning_tile is None:
         raise IncompleteHandError(hand.describe(), None, "no winning tile: a waiting hand cannot be scored (see score_waits)")
     res = score_batch(HandBatch.from_hands([hand]), variant=v)

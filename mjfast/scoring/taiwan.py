@@ -25,9 +25,10 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
 from ..hand import SELF_DRAWN, Hand, HandBatch
 from ..kernels import _score_taiwan as _k
 from ..kernels._decompose import new_scratch
-from ..rules._profile import build_arrays, get_profile
-from ..rules._table import RULES_DIR, Row, RuleTable
+from ..rules._profile import Decision, RuleProfile, get_profile
+from ..rules._profile import check_decisions as _check_decisions  # noqa: F401
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
+from ._params import settlement_params
 from .result import FanHit, ScoreResult
 
 RULES = "taiwan"
@@ -38,155 +39,20 @@ DECISION_MODES = ("cumulative", "replaces", "highest", "one_value", "standalone"
 # =====================================================================================
 # The table
 # =====================================================================================
-@dataclass(frozen=True)
-class Decision:
-    """One combination decision: ``mode`` over ``members`` (ids, lowest tier first for
-    ``highest`` / ``one_value``); ``item`` for ``replaces``."""
-    name: str
-    mode: str
-    members: tuple[int, ...]
-    item: int | None
-    source: str
-
-
-@dataclass(frozen=True)
-class TaiTable:
-    """The loaded Taiwan table plus the kernel's arrays (in predicate-key space).
-
-    ``table`` is the :class:`~mjfast.rules._table.RuleTable` (rows, params, order);
-    ``decisions`` the combination policy; ``key_ids[k]`` the row id of kernel key k.
-    """
-    table: RuleTable = field(repr=False)
-    decisions: tuple[Decision, ...] = field(repr=False)
-    variant: str | None
-    key_ids: np.ndarray = field(repr=False)
-    points_k: np.ndarray = field(repr=False)
-
-    @property
-    def rows(self) -> tuple[Row, ...]:
-        return self.table.rows
-
-    @property
-    def params(self) -> Mapping[str, Any]:
-        return self.table.params
-
-    @property
-    def n_cols(self) -> int:
-        return self.table.max_id + 1
-
-    def row(self, ident: int | str) -> Row:
-        return self.table.row(ident)
-
-    def __getitem__(self, ident: int | str) -> Row:
-        return self.table.row(ident)
-
-    def __iter__(self):
-        return iter(self.table.rows)
-
-    def __len__(self) -> int:
-        return len(self.table.rows)
-
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return tuple(r.id for r in self.table.rows)
-
-    def __getattr__(self, name: str):
-        # everything else a RuleTable has (by_id, by_key, order, points_array, ...)
-        if name.startswith("_") or name == "table":
-            raise AttributeError(name)
-        return getattr(self.table, name)
-
-    def excluded_by(self, ident: int | str) -> set[int]:
-        """Ids a row removes when it counts (standalone rows: every other row)."""
-        r = self.row(ident)
-        if r.get("standalone", False):
-            return {x.id for x in self.rows if x.id != r.id}
-        return set(r.excludes)
-
-
-def _check_decisions(table: RuleTable, raw: list[dict], path) -> tuple[Decision, ...]:
-    """Each decision must agree with the rows' excludes graph (enabled rows)."""
-    ids = {r.id: r for r in table.rows}
-    out = []
-
-    def excl(a):
-        r = ids[a]
-        if r.get("standalone", False):
-            return {x for x in ids if x != a}
-        return set(r.excludes)
-
-    for d in raw:
-        name, mode = d.get("name", "?"), d.get("mode")
-        members = tuple(int(x) for x in d.get("members", []))
-        item = d.get("item")
-        if mode not in DECISION_MODES:
-            raise RuleSetError(str(path), None, f"decision {name}: unknown mode {mode!r}")
-        for m in members + ((item,) if item is not None else ()):
-            if m not in ids:
-                raise RuleSetError(str(path), None, f"decision {name}: unknown row {m}")
-        live = [m for m in members if ids[m].enabled]
-        if mode == "cumulative":
-            for a in live:
-                for b in live:
-                    if b in excl(a):
-                        raise RuleSetError(str(path), None,
-                                           f"decision {name} (cumulative): row {a} excludes {b}")
-        elif mode == "replaces":
-            if item is None:
-                raise RuleSetError(str(path), None, f"decision {name}: replaces needs an item")
-            if ids[item].enabled:
-                miss = [b for b in live if b not in excl(item)]
-                if miss:
-                    raise RuleSetError(str(path), None,
-                                       f"decision {name}: row {item} must exclude {miss}")
-        elif mode in ("highest", "one_value"):
-            for i, a in enumerate(live):
-                for b in live[:i]:
-                    if b not in excl(a):
-                        raise RuleSetError(str(path), None,
-                                           f"decision {name} ({mode}): row {a} must exclude {b}")
-        elif mode == "standalone":
-            for a in live:
-                if not ids[a].get("standalone", False):
-                    raise RuleSetError(str(path), None,
-                                       f"decision {name}: row {a} must be standalone = true")
-        out.append(Decision(name, mode, members, None if item is None else int(item),
-                            str(d.get("source", ""))))
-    return tuple(out)
-
-
 @functools.lru_cache(maxsize=16)
-def get_table(variant: str | None = None) -> TaiTable:
-    """The Taiwan table (base, or with a variant applied: a name ``X`` for
-    ``mjfast/rules/taiwan.X.toml`` or the path of a user ``.toml`` variant file)."""
+def get_table(variant: str | None = None) -> RuleProfile:
+    """The Taiwan table (:class:`~mjfast.rules.RuleProfile`: rows, decisions, settlement
+    params, kernel arrays), base or with a variant applied: a name ``X`` for
+    ``mjfast/rules/taiwan.X.toml`` or the path of a user ``.toml`` variant file."""
     profile = get_profile(RULES, variant)
-    table = profile.table
-    # the profile's decisions: a variant that lists decisions replaces the base list
-    decisions = _check_decisions(table, list(profile.decisions), RULES_DIR / f"{RULES}.toml")
-    by_key = table.by_key
-    missing = [k for k in _k.KEYS if k not in by_key]
+    missing = [k for k in _k.KEYS if k not in profile.by_key]
     if missing:
         raise RuleSetError(RULES, None, f"taiwan table lacks rows for {', '.join(missing)}")
-    key_ids = np.array([by_key[key].id for key in _k.KEYS], dtype=np.int64)
-    points_k = np.array([by_key[key].points for key in _k.KEYS], dtype=np.int64)
-    _ARGS[id(table)] = (table, profile.kernel_args())
-    return TaiTable(table, decisions, table.variant, key_ids, points_k)
-
-
-_ARGS: dict[int, tuple] = {}
-
-
-def _kernel_args(t: TaiTable) -> tuple:
-    """The profile arrays of ``t.table`` (built once per table object)."""
-    hit = _ARGS.get(id(t.table))
-    if hit is None or hit[0] is not t.table:
-        hit = (t.table, build_arrays(RULES, t.table, RULES))
-        _ARGS[id(t.table)] = hit
-    return hit[1]
+    return profile
 
 
 FAN_TABLE = get_table()
-"""The base Taiwan tai table (:class:`TaiTable`): rows, decisions, settlement params."""
+"""The base Taiwan tai table (a :class:`~mjfast.rules.RuleProfile`)."""
 
 
 # =====================================================================================
@@ -396,11 +262,11 @@ def _scratch(n_chunks: int) -> np.ndarray:
     return np.zeros((n_chunks,) + one.shape, dtype=one.dtype)
 
 
-def _kernel_scores(batch: HandBatch, t: TaiTable, parallel: bool = True):
+def _kernel_scores(batch: HandBatch, t: RuleProfile, parallel: bool = True):
     """(fan_counts (N, n_cols) by fan id, totals (N,))."""
     arrs = _arrays(batch)
     n = len(batch)
-    prof = _kernel_args(t)
+    prof = t.kernel_args()
     fc = np.zeros((n, t.n_cols), dtype=np.int16)
     totals = np.zeros(n, dtype=np.int32)
     if parallel and n > _CHUNK:
@@ -411,7 +277,7 @@ def _kernel_scores(batch: HandBatch, t: TaiTable, parallel: bool = True):
     return fc, totals
 
 
-def _dealer_bonus_array(batch: HandBatch, totals: np.ndarray, kc: np.ndarray, t: TaiTable):
+def _dealer_bonus_array(batch: HandBatch, totals: np.ndarray, kc: np.ndarray, t: RuleProfile):
     p = t.params
     streak = np.asarray(batch.streak, dtype=np.int64)
     bonus = int(p.get("dealer_bonus", 1)) + int(p.get("dealer_bonus_per_streak", 2)) * streak
@@ -448,7 +314,7 @@ def score_batch(batch: HandBatch, variant: str | None = None):
                        {"dealer_bonus": bonus, "winner_gain": gain})
 
 
-def _winner_gain_array(batch, totals, bonus, kc, t: TaiTable):
+def _winner_gain_array(batch, totals, bonus, kc, t: RuleProfile):
     p = t.params
     b, u = int(p.get("base", 0)), int(p.get("unit", 1))
     self_drawn = (np.asarray(batch.flags) & SELF_DRAWN) != 0
@@ -484,7 +350,7 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     tot_s = np.full((n, N_KINDS), -1, dtype=np.int32)
     live = np.zeros((n, N_KINDS), dtype=np.int8)
     args = (counts, melds, n_melds, flowers, flags, seat, dealer, discarder, td, vis,
-            _kernel_args(t), wins, tot_d, tot_s, live)
+            t.kernel_args(), wins, tot_d, tot_s, live)
     if n > _CHUNK:
         _k.score_waits_kernel(*args, _CHUNK, _scratch((n + _CHUNK - 1) // _CHUNK))
     else:
@@ -492,7 +358,7 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     return WaitScores(wins, tot_d, tot_s, wins.copy(), wins.copy(), live)
 
 
-def _fan_hits(counts_by_id: np.ndarray, t: TaiTable) -> tuple[FanHit, ...]:
+def _fan_hits(counts_by_id: np.ndarray, t: RuleProfile) -> tuple[FanHit, ...]:
     hits = []
     for i, c in enumerate(counts_by_id):
         if c > 0:
@@ -501,7 +367,7 @@ def _fan_hits(counts_by_id: np.ndarray, t: TaiTable) -> tuple[FanHit, ...]:
     return tuple(sorted(hits, key=lambda h: h.id))
 
 
-def _standalone_result(hand: Hand, t: TaiTable, kind: str, payer: int | None,
+def _standalone_result(hand: Hand, t: RuleProfile, kind: str, payer: int | None,
                        base: int | None, unit: int | None, variant: str | None) -> ScoreResult:
     key = "seven_flowers_rob" if kind == "seven" else "eight_flowers"
     r = t.row(key)
@@ -517,9 +383,7 @@ def _standalone_result(hand: Hand, t: TaiTable, kind: str, payer: int | None,
                        t.variant)
 
 
-def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = None,
-               unit: int | None = None, eighth_flower: int | str | None = None,
-               **_ignored) -> ScoreResult:
+def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreResult:
     """Score one complete Taiwan hand (the highest reading counts) and settle it.
 
     ``total`` is in tai without the dealer bonus; ``extras``: ``dealer_bonus`` (tai added
@@ -530,7 +394,12 @@ def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = Non
     Instant flower wins: a hand with 8 flowers scores 八花独占 alone; a hand with 7 flowers
     and ``eighth_flower`` (the seat wind holding the 8th) scores 七花搶第八花 alone. Neither
     needs a complete hand. ``base`` / ``unit`` override the table's settlement params.
+    ``params``: the settlement keywords of the scorer contract (Taiwan uses ``base``,
+    ``unit``, ``eighth_flower``; :func:`mjfast.scoring._params.settlement_params`).
     """
+    params = settlement_params(RULES, params)
+    base, unit = params.get("base"), params.get("unit")
+    eighth_flower = params.get("eighth_flower")
     if hand.rules != RULES:
         raise RuleSetError(hand.rules, None, "not a Taiwan hand (build it with rules='taiwan')")
     t = get_table(variant)
@@ -569,6 +438,6 @@ def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = Non
                        t.variant)
 
 
-__all__ = ["FAN_TABLE", "TaiTable", "Decision", "get_table", "score_hand", "score_batch",
+__all__ = ["FAN_TABLE", "Decision", "get_table", "score_hand", "score_batch",
            "score_waits_batch", "dealer_bonus", "settle_win", "settle_multiple_ron",
            "settle_flower_win", "next_dealer_state", "win_allowed", "MissedWins"]

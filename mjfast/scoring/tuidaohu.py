@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -29,9 +28,10 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
 from ..hand import Hand, HandBatch, MeldKind
 from ..kernels import _score_tuidaohu as _k
 from ..rules._profile import RuleProfile, get_profile
-from ..rules._table import RULES_DIR, Row, RuleTable, available_variants
+from ..rules._table import RULES_DIR, available_variants
 from ..rules.registry import get_rules
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
+from ._params import settlement_params
 from .result import FanHit, ScoreResult
 
 RULE_SETS = ("tuidaohu", "two_player")
@@ -40,63 +40,6 @@ RULE_SETS = ("tuidaohu", "two_player")
 # =====================================================================================
 # The table (loaded by the generic loader mjfast/rules/_table.py)
 # =====================================================================================
-@dataclass(frozen=True)
-class FanTable:
-    """A loaded, validated table (a :class:`mjfast.rules._table.RuleTable`) with the
-    settlement parameters and the rule profile the kernel takes (``profile``; ``values``
-    and ``enabled`` by fan id). Rows are :class:`Row` (id, key, points, en, zh, ja,
-    source, excludes, enabled)."""
-    rules: str
-    title: str
-    table: RuleTable = field(repr=False)
-    variant: str | None = None
-    values: np.ndarray = field(repr=False, default=None)
-    enabled: np.ndarray = field(repr=False, default=None)
-    profile: RuleProfile = field(repr=False, default=None)
-
-    @property
-    def rows(self) -> tuple[Row, ...]:
-        return self.table.rows
-
-    @property
-    def settlement(self) -> Mapping[str, Any]:
-        """The table's parameters, with ``players`` from the rule set's structure."""
-        return {**self.table.params, "players": get_rules(self.rules).players}
-
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return tuple(r.id for r in self.rows)
-
-    @property
-    def n_cols(self) -> int:
-        return int(self.values.shape[0])
-
-    def row(self, fan: int | str) -> Row:
-        return self.table.row(fan)
-
-    def __getitem__(self, fan: int | str) -> Row:
-        return self.table.row(fan)
-
-    def __iter__(self):
-        return iter(self.rows)
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    @property
-    def players(self) -> int:
-        return get_rules(self.rules).players
-
-    @property
-    def fan_cap(self) -> int:
-        return int(self.settlement["fan_cap"])
-
-    @property
-    def kong_values(self) -> np.ndarray:
-        s = self.settlement
-        return np.array([s["kong_open"], s["kong_added"], s["kong_concealed"]], dtype=np.int64)
-
-
 _REQUIRED_PARAMS = ("fan_cap", "kong_open", "kong_added", "kong_concealed", "fee")
 _POLICIES = {"win_self_drawn_payers": ("all_others",),
              "win_discard_payers": ("discarder", "all_others"),
@@ -119,7 +62,7 @@ def _variant_path(variant: str) -> Path:
 
 
 @functools.lru_cache(maxsize=32)
-def get_table(rules: str = "tuidaohu", variant: str | None = None) -> FanTable:
+def get_table(rules: str = "tuidaohu", variant: str | None = None) -> RuleProfile:
     """The loaded table of ``rules`` (``tuidaohu`` or ``two_player`` = tuidaohu.toml +
     tuidaohu.two_player.toml), with an optional user ``variant`` applied on top: a name
     ``X`` for ``mjfast/rules/tuidaohu.X.toml`` or a path to a ``.toml`` file."""
@@ -138,16 +81,14 @@ def get_table(rules: str = "tuidaohu", variant: str | None = None) -> FanTable:
     unknown = set(t.params) - set(_REQUIRED_PARAMS) - set(_POLICIES) - {"base", "minimum_fan", "chips"}
     if unknown:
         raise RuleSetError(", ".join(sorted(unknown)), None, "unknown settlement parameter")
-    title = t.meta.get("variant", {}).get("description") if name == "two_player" else None
-    return FanTable(name, title or t.meta.get("title", name), t, variant,
-                    profile.arrays[1], profile.arrays[8].astype(bool), profile)
+    return profile
 
 
-FAN_TABLES: dict[str, FanTable] = {r: get_table(r) for r in RULE_SETS}
+FAN_TABLES: dict[str, RuleProfile] = {r: get_table(r) for r in RULE_SETS}
 FAN_TABLE = FAN_TABLES["tuidaohu"]
 
 
-def _table_for(rules: str, variant: str | None) -> FanTable:
+def _table_for(rules: str, variant: str | None) -> RuleProfile:
     return get_table(get_rules(rules).name, variant)
 
 
@@ -340,7 +281,7 @@ def _form_mask(rules: str) -> int:
     return sum(1 << f for f in get_rules(rules).forms)
 
 
-def _check_situation(hand: Hand, table: FanTable) -> None:
+def _check_situation(hand: Hand, table: RuleProfile) -> None:
     s = hand.situation
     players = table.players
     for name in ("seat", "dealer"):
@@ -356,7 +297,7 @@ def _check_situation(hand: Hand, table: FanTable) -> None:
                              "a win on a kong replacement needs a kong in the hand")
 
 
-def _run_kernel(batch: HandBatch, table: FanTable):
+def _run_kernel(batch: HandBatch, table: RuleProfile):
     n = len(batch)
     F = table.n_cols
     fan_counts = np.zeros((n, F), np.int16)
@@ -368,14 +309,12 @@ def _run_kernel(batch: HandBatch, table: FanTable):
                           np.ascontiguousarray(batch.flags, np.uint16),
                           np.ascontiguousarray(batch.seat, np.int8),
                           np.ascontiguousarray(batch.dealer, np.int8),
-                          table.profile.kernel_args(), table.kong_values,
+                          table.kernel_args(), table.kong_values,
                           table.players, fan_counts, totals, kongs)
     return fan_counts, totals, kongs
 
 
-def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = None,
-               fee: float | None = None, chips: int | Mapping | None = None,
-               unit: Any = None) -> ScoreResult:
+def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreResult:
     """Score and settle one complete Tuidaohu or two-player hand (``hand.rules`` picks the
     table). ``base`` (default 1), ``fee`` (two-player default 0.05) and ``chips`` (a cap
     per player: an int for both, or ``{seat: chips}``; default unlimited).
@@ -384,8 +323,8 @@ def score_hand(hand: Hand, variant: str | None = None, *, base: int | None = Non
     ``multiplier``, ``win_payment``, the per-kong ``kong_payments`` and, for two-player,
     ``owed``/``gross``/``fee``/``net``/``chip_capped``. ``settlement`` = win + kongs, net.
     """
-    if unit is not None:
-        raise RuleSetError("unit", None, f"{hand.rules} has no unit; payments scale with base")
+    params = settlement_params(hand.rules, params)
+    base, fee, chips = params.get("base"), params.get("fee"), params.get("chips")
     table = _table_for(hand.rules, variant)
     _check_situation(hand, table)
     batch = HandBatch.from_hands([hand], rules=table.rules)
@@ -422,7 +361,7 @@ _BAD_REASONS = {
 }
 
 
-def _validate_batch(batch: HandBatch, table: FanTable) -> None:
+def _validate_batch(batch: HandBatch, table: RuleProfile) -> None:
     """Raise :class:`InvalidCountsError` (with the row index) on the first bad row."""
     rs = get_rules(table.rules)
     counts = np.asarray(batch.counts)
@@ -474,11 +413,11 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
                           np.ascontiguousarray(batch.flags, np.uint16),
                           np.ascontiguousarray(batch.seat, np.int8),
                           np.ascontiguousarray(batch.dealer, np.int8), vis,
-                          get_rules(table.rules).kind_mask, table.profile.kernel_args(),
+                          get_rules(table.rules).kind_mask, table.kernel_args(),
                           wins, td, ts, live)
     return WaitScores(wins, td, ts, wins.copy(), wins.copy(), live)
 
 
-__all__ = ["FAN_TABLE", "FAN_TABLES", "FanTable", "get_table", "score_hand",
+__all__ = ["FAN_TABLE", "FAN_TABLES", "get_table", "score_hand",
            "score_batch", "score_waits_batch", "settle", "kong_payment", "head_bump",
            "next_dealer", "multiplier"]
