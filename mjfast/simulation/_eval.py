@@ -10,7 +10,7 @@ kernel's arithmetic for one row; ``tests/test_bots.py`` checks it against ``wait
 on random hands of every rule set.
 
 A bot context ``bc`` (:func:`make_bot_context`, one per worker) is a tuple of arrays:
-``(params int64[8], SSH, SMK, HSH, HMK, V int64[16, 12], KF int64[9, 4], U uint64[20],
+``(params int64[8], SSH, SMK, HSH, HMK, V int64[20, 12], KF int64[9, 4], U uint64[20],
 I int64[32], cand int64[R, 4], emask int64[R])``. Candidate rows (:func:`discard_options`):
 ``cand[i] = (tile, shanten after, live effective copies after, 0)``, ``emask[i]`` the bits of
 its effective tiles. The compiled loop unpacks the tuple once per deal and passes the arrays
@@ -52,7 +52,7 @@ def make_bot_context(rules: str):
     params[P_HAND] = rs.hand_size
     params[P_TWO] = int(len(rs.kinds) == 16)
     return (params, t["suit_sh"], t["suit_mk"], t["honor_sh"], t["honor_mk"],
-            np.zeros((16, 12), np.int64), np.zeros((9, 4), np.int64), np.zeros(20, np.uint64),
+            np.zeros((20, 12), np.int64), np.zeros((9, 4), np.int64), np.zeros(20, np.uint64),
             np.zeros(32, np.int64), np.zeros((R, 4), np.int64), np.zeros(R, np.int64))
 
 
@@ -420,9 +420,61 @@ def _special_best(V, KF, U, hrow, m, fm, max_sets, two):
     return best
 
 
-# rows of V used by discard_options: 0..3 the parts of the full hand, 10 the candidate's
-# changed part, 11 / 12 pair sums, 4.. 9 as row_eval (the others of each part)
-V_CAND, V_P01 = 10, 11
+# rows of V used by discard_options: 0..3 the parts of the full hand, 4..9 as in row_eval
+# (the others of each part), 10 the candidate's changed part, 11..14 the pairs of parts
+# (0,2) (0,3) (1,2) (1,3) ((0,1) is V_A, (2,3) V_S2), 15 the others of a part with the
+# changed one
+V_CAND, V_P02, V_P03, V_P12, V_P13, V_OTH = 10, 11, 12, 13, 14, 15
+
+
+@njit(**JIT_OPTIONS)
+def _pair_row(a, b):
+    """Row of V holding the combination of parts ``a`` and ``b`` (a < b)."""
+    if a == 0:
+        return V_A if b == 1 else (V_P02 if b == 2 else V_P03)
+    if a == 1:
+        return V_P12 if b == 2 else V_P13
+    return V_S2
+
+
+@njit(**JIT_OPTIONS)
+def _cand_mask(V, SMK, HMK, codes, s, code, m, nj, best, two):
+    """Effective-tile bits of the regular form for a candidate whose part ``s`` is
+    ``V[V_CAND]`` (code ``code``), the other parts those of the full hand (rows 0..3,
+    their pair combinations filled): the kernel's optimal-split masks."""
+    eff = np.int64(0)
+    for u in range(4):
+        if two and (u == 1 or u == 2):
+            continue
+        if u == s:
+            o = V_O0 if s == 0 else (V_O1 if s == 1 else (V_O2 if s == 2 else V_B))
+            row = V_CAND
+            cu = code
+        else:
+            a = -1
+            b = -1
+            for x in range(4):
+                if x != u and x != s:
+                    if a < 0:
+                        a = x
+                    else:
+                        b = x
+            _comb(V, V_CAND, _pair_row(a, b), V_OTH, nj)
+            o = V_OTH
+            row = u
+            cu = codes[u]
+        opt = _opt_bits(V, row, o, m, best)
+        bits = 0
+        k = 0
+        while opt:
+            if opt & 1:
+                bits |= _mk(SMK, HMK, u, cu, k)
+            opt >>= 1
+            k += 1
+        eff |= np.int64(bits) << np.int64(9 * u)
+    if two:
+        eff &= np.int64(TWO_PLAYER_BITS)
+    return eff
 
 
 @njit(**JIT_OPTIONS)
@@ -467,29 +519,61 @@ def discard_options(c, vis, params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask
                 for p in range(2):
                     reg = min(reg, V[V_CAND, 2 * j + p] + V[o, 2 * (m - j) + 1 - p])
             best = reg
+            spec = INF
             if fm != 1:
                 for x in range(4):
                     U[4 + x] = aux[x]
                 U[4 + s] = a
-                best = min(best, _special_best(V, KF, U, V_CAND if s == 3 else 3, m, fm, ms, two))
+                spec = _special_best(V, KF, U, V_CAND if s == 3 else 3, m, fm, ms, two)
+                best = min(best, spec)
             cand[k, C_TILE] = t
             cand[k, C_SHANTEN] = best - 1
             cand[k, C_LIVE] = -1
-            cand[k, C_EXTRA] = 0
-            emask[k] = 0
+            cand[k, C_EXTRA] = 1 if spec == best else 0     # (scratch until pass 2)
+            emask[k] = reg                                   # (scratch until pass 2)
             lo = min(lo, best - 1)
             k += 1
+    # the masks of the best candidates: the regular form from the combinations of the
+    # unchanged parts (pairs computed once); a special form at the best: row_eval
+    pairs = False
     for i in range(k):
-        if cand[i, C_SHANTEN] == lo:
-            t = cand[i, C_TILE]
-            s = t // 9 if t < 27 else 3
-            r = t - 9 * s
-            c[t] -= 1
+        if cand[i, C_SHANTEN] != lo:
+            emask[i] = 0
+            continue
+        t = cand[i, C_TILE]
+        s = t // 9 if t < 27 else 3
+        r = t - 9 * s
+        c[t] -= 1
+        if cand[i, C_EXTRA] == 0:
+            if not pairs:
+                _comb(V, 0, 2, V_P02, nj)
+                _comb(V, 0, 3, V_P03, nj)
+                _comb(V, 1, 2, V_P12, nj)
+                _comb(V, 1, 3, V_P13, nj)
+                pairs = True
+            code = codes[s] - PW5[r]
+            _load(V, U, V_CAND, s, code, two, SSH, HSH, nf)
+            eff = np.int64(0)
+            if emask[i] == lo + 1:           # the regular form reaches the best
+                eff = _cand_mask(V, SMK, HMK, codes, s, code, m, nj, lo + 1, two)
+        else:
+            # rows 0..9 are overwritten: restore them for the next candidates
             codes[s] -= PW5[r]
             sh, eff = row_eval(c, codes, total - 1, fm, ms, two, SSH, SMK, HSH, HMK, V, KF,
                                U, I, True)
-            cand[i, C_LIVE] = live_count(c, vis, eff)
-            emask[i] = eff
             codes[s] += PW5[r]
-            c[t] += 1
+            for x in range(4):
+                _load(V, U, x, x, codes[x], two, SSH, HSH, nf)
+            _comb(V, 2, 3, V_S2, nj)
+            _comb(V, 1, V_S2, V_O0, nj)
+            _comb(V, 0, V_S2, V_O1, nj)
+            _comb(V, 0, 1, V_A, nj)
+            _comb(V, V_A, 3, V_O2, nj)
+            _comb(V, V_A, 2, V_B, nj)
+            pairs = False
+        cand[i, C_LIVE] = live_count(c, vis, eff)
+        emask[i] = eff
+        c[t] += 1
+    for i in range(k):
+        cand[i, C_EXTRA] = 0
     return k
