@@ -364,9 +364,11 @@ def _load(V, U, row, s, code, two, SSH, HSH, nf):
 
 
 @njit(**JIT_OPTIONS)
-def _special_best(V, KF, U, hrow, m, fm, max_sets, two):
+def _special_best(V, KF, U, hrow, m, fm, max_sets, two, cur):
     """The lowest distance of the special forms open to a hand with part AUX words
-    ``U[4..7]`` and honor fields ``V[hrow]`` (INF when none): the kernel's formulas."""
+    ``U[4..7]`` and honor fields ``V[hrow]`` (INF when none): the kernel's formulas. The
+    knitted forms are skipped when a bound shows they exceed ``cur`` (the distance found
+    so far), so the result is exact wherever it is ``<= cur``."""
     no_melds = m == max_sets
     best = INF
     if no_melds and (fm & SP_BITS) != 0:
@@ -385,6 +387,18 @@ def _special_best(V, KF, U, hrow, m, fm, max_sets, two):
             opair = np.int64((sw >> np.uint64(AUX_ORPHAN_PAIR_SHIFT)) & np.uint64(7))
             best = min(best, 14 - orph - min(opair, 1))
     if (fm & KN_BITS) != 0 and m >= max_sets - 1:
+        # a bound: the knitted ranks held are at most the best group of each suit (K);
+        # the knitted straight needs at least 9 - K, honors and knitted 14 - K - honors
+        ub = 0
+        for q3 in range(3):
+            g3 = 0
+            for g in range(3):
+                g3 = max(g3, np.int64((U[4 + q3] >> np.uint64(AUX_KNIT_SHIFT + 9 * g))
+                                      & np.uint64(3)))
+            ub += g3
+        hon = np.int64((U[7] >> np.uint64(AUX_ORPHAN_SHIFT)) & np.uint64(15))
+        if 9 - ub > min(cur, best) and 14 - min(ub + hon, 14) > min(cur, best):
+            return best
         for q in range(9):
             f = U[4 + q // 3] >> np.uint64(AUX_KNIT_SHIFT + 9 * (q % 3))
             KF[q, 0] = np.int64(f & np.uint64(3))
@@ -524,7 +538,7 @@ def discard_options(c, vis, params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask
                 for x in range(4):
                     U[4 + x] = aux[x]
                 U[4 + s] = a
-                spec = _special_best(V, KF, U, V_CAND if s == 3 else 3, m, fm, ms, two)
+                spec = _special_best(V, KF, U, V_CAND if s == 3 else 3, m, fm, ms, two, reg)
                 best = min(best, spec)
             cand[k, C_TILE] = t
             cand[k, C_SHANTEN] = best - 1
