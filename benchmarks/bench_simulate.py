@@ -4,6 +4,11 @@
     python benchmarks/bench_simulate.py [DEALS]          # plain timing + realism table
 
 Aims (issue 10): MCR ``efficiency`` 5,000 deals/s per core (floor 1,000), ``value`` >= 200.
+Measured (docs/simulation.md "Speed"; one worker, the compiled loop, 2-core machine shared with
+other jobs, load average 2.0-2.6): MCR ``efficiency`` 2,176-2,631 deals/s (before: 747 at load
+0.9), ``value`` 1,806-2,149, Taiwan 3,251-4,189, Tuidaohu 4,684-5,192, two-player
+10,087-14,226; this file's ``simulate()`` with tables at load 2.1, one worker: MCR
+``efficiency`` 1,652, Taiwan 2,115, Tuidaohu 2,975, two-player 5,244.
 Realism is printed beside the reference of the IJCAI-2026 Botzone final (12,288 deals of
 strong bots, Botzone walls): 1.6% draws, 30% of wins self-drawn, 14.7% of MCR wins at
 exactly 8 points. Not a gate and not a calibration target.

@@ -9,29 +9,98 @@ import pytest
 import mjfast
 from mjfast.datasets import EventKind as K
 from mjfast.simulation import BotzoneBot, PolicyView, simulate
-from mjfast.simulation._eval import discard_options, make_bot_context, set_visible
+from mjfast.rules.registry import get_rules
+from mjfast.simulation._eval import discard_options, make_bot_context
 from mjfast.simulation._simulate import make_plan, play_shard
 from mjfast.simulation._pyloop import play_jobs_python
 
 BOT = Path(__file__).parent / "data" / "botzone_test_bot.py"
 
 
+def _bits(mask) -> int:
+    return int(sum(1 << int(t) for t in np.flatnonzero(mask)))
+
+
 def test_discard_options_match_the_public_waits():
+    """Every candidate's shanten is the public shanten of the hand after the discard; the
+    candidates of the lowest shanten carry the public live count and effective tiles."""
     bc = make_bot_context("mcr")
+    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
     rng = np.random.default_rng(4)
     for _ in range(40):
         wall = rng.permutation(np.repeat(np.arange(34), 4))
-        hand = np.bincount(wall[:14], minlength=34)
-        vis = np.bincount(wall[14:40], minlength=34).astype(np.int16)
-        set_visible(bc, vis)
-        k = discard_options(bc, hand)
-        cand = bc[7][:k]
-        assert sorted(cand[:, 0]) == list(np.flatnonzero(hand))
-        for t, s, live, _ in cand:
+        hand = np.bincount(wall[:14], minlength=34).astype(np.int64)
+        vis = np.bincount(wall[14:40], minlength=34).astype(np.int32)
+        k = discard_options(hand, vis, params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask)
+        rows = cand[:k]
+        assert sorted(rows[:, 0]) == list(np.flatnonzero(hand))
+        lo = rows[:, 1].min()
+        for i, (t, s, live, _) in enumerate(rows):
             row = hand.copy()
             row[t] -= 1
             w = mjfast.waits(row, rules="mcr", visible=vis)
-            assert (w.shanten, int(w.live.sum())) == (s, live)
+            assert w.shanten == s
+            if s == lo:
+                assert int(w.live.sum()) == live and _bits(w.mask) == emask[i]
+            else:
+                assert live == -1
+
+
+def _random_rows(rules, n, rng):
+    """Waiting-size rows (every meld count) of the rule set: uniform draws, pair-heavy,
+    orphan-heavy and knitted-heavy hands (MCR's special forms)."""
+    rs = get_rules(rules)
+    kinds = np.array([k for k in rs.kinds if k < 34])
+    pool = np.repeat(kinds, 4)
+    sizes = [rs.hand_size - 3 * m for m in range(rs.sets + 1)]
+    orph = np.repeat([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], 4)
+    knit = np.array([0, 3, 6, 10, 13, 16, 20, 23, 26, 27, 28, 29, 30, 31, 32, 33])
+    out = []
+    while len(out) < n:
+        size = sizes[rng.integers(len(sizes))]
+        mode = rng.integers(4) if rules == "mcr" else rng.integers(2)
+        if mode == 1:
+            ks = rng.choice(kinds, size=(size + 1) // 2, replace=False)
+            sel = np.concatenate([ks, ks])[:size]
+        elif mode == 2:
+            sel = rng.choice(orph, size=size, replace=False)
+        elif mode == 3:
+            sel = rng.choice(np.concatenate([knit, rng.choice(pool, 8, replace=False)]), size,
+                             replace=False)
+        else:
+            sel = rng.choice(pool, size=size, replace=False)
+        c = np.bincount(sel, minlength=34)
+        if c.max() <= 4:
+            out.append(c)
+    return np.array(out, dtype=np.int64)
+
+
+@pytest.mark.parametrize("rules", ["mcr", "taiwan", "tuidaohu", "two_player"])
+def test_row_eval_equals_the_batch_kernel(rules):
+    """The bots' one-hand evaluation gives the batch kernel's shanten, effective tiles and
+    live counts (``waits_batch``) on random waiting-size hands of every meld count."""
+    from mjfast.kernels._shanten import waits_batch
+    from mjfast.simulation._eval import hand_codes, live_count, row_eval, shanten_of
+    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = make_bot_context(rules)
+    rng = np.random.default_rng(11)
+    rows = _random_rows(rules, 1500, rng)
+    vis = np.minimum(rng.integers(0, 3, size=rows.shape), 4 - rows).astype(np.int16)
+    n = len(rows)
+    sh = np.zeros(n, np.int8)
+    mask = np.zeros((n, 34), np.bool_)
+    live = np.zeros((n, 34), np.int8)
+    bad, _ = waits_batch(rows.astype(np.uint8), vis, params[0], params[1], params[2],
+                         params[3] != 0, SSH, SMK, HSH, HMK, sh, mask, live)
+    assert bad < 0
+    codes = np.zeros(4, np.int64)
+    for h in range(n):
+        c = rows[h].copy()
+        total = hand_codes(c, codes)
+        s, eff = row_eval(c, codes, total, params[0], params[1], params[3] != 0, SSH, SMK,
+                          HSH, HMK, V, KF, U, I, True)
+        assert (s, eff) == (sh[h], _bits(mask[h])), (rules, rows[h])
+        assert live_count(c, vis[h].astype(np.int64), eff) == int(live[h].sum())
+        assert shanten_of(c, params, SSH, SMK, HSH, HMK, V, KF, U, I) == s
 
 
 def test_python_loop_equals_compiled_loop():

@@ -96,11 +96,11 @@ def init_state(S, ctx, dealer, prevalent, streak, seats, wall, wall_mode):
 
 
 @njit(**JIT_OPTIONS)
-def _tile_ok(S, ctx, t):
+def _tile_ok(S, P, t):
     if t < 0:
         return False
     if t < 34:
-        return ((ctx[0][C_KIND_MASK] >> t) & 1) == 1
+        return ((P[C_KIND_MASK] >> t) & 1) == 1
     return t < 42 and S[H_FLOWERS] == 1
 
 
@@ -143,7 +143,7 @@ def _take(S, p, replacement):
 
 
 @njit(**JIT_OPTIONS)
-def _receive(S, ctx, p, tile, replacement):
+def _receive(S, P, p, tile, replacement):
     """Take the next wall tile for ``p`` (``tile`` = the logged tile or -1); returns
     (error, tile)."""
     i = _take(S, p, replacement)
@@ -154,7 +154,7 @@ def _receive(S, ctx, p, tile, replacement):
         if tile >= 0 and tile != w:
             return E_WALL, -1
         tile = w
-    if not _tile_ok(S, ctx, tile):
+    if not _tile_ok(S, P, tile):
         return E_TILE, -1
     lim = 4 if tile < 34 else 1
     if S[SEEN + tile] >= lim:
@@ -218,7 +218,11 @@ def _can_replace(S, p):
 @njit(**JIT_OPTIONS)
 def next_dealer(S, ctx):
     """(dealer, streak) of the next deal from the ended deal in ``S``."""
-    P = ctx[0]
+    return _next_dealer(S, ctx[0])
+
+
+@njit(**JIT_OPTIONS)
+def _next_dealer(S, P):
     n = S[H_PLAYERS]
     d = S[H_DEALER]
     if P[C_DEALER_REPEAT] == 0:
@@ -327,6 +331,13 @@ def maybe_complete(c, nm, form_mask):
 def could_win(S, ctx, p, tile, self_drawn):
     """The cheap test of :func:`maybe_complete` on ``p``'s hand (plus ``tile`` unless
     self-drawn), read from the state with one small scratch array."""
+    return could_win_p(S, ctx[0], p, tile, self_drawn)
+
+
+@njit(**JIT_OPTIONS)
+def could_win_p(S, P, p, tile, self_drawn):
+    """:func:`could_win` with the rule parameters ``P = ctx[0]`` (cheaper to pass than
+    the whole context)."""
     if tile < 0 or tile >= 34:
         return False
     w = np.empty(43, dtype=np.int64)
@@ -337,7 +348,7 @@ def could_win(S, ctx, p, tile, self_drawn):
         c[tile] += 1
     if c[tile] <= 0 or c[tile] > 4:
         return False
-    return _maybe_complete(c, S[H_NMELDS + p], ctx[0][C_FORM_MASK], w[34:])
+    return _maybe_complete(c, S[H_NMELDS + p], P[C_FORM_MASK], w[34:])
 
 
 @njit(**JIT_OPTIONS)
@@ -397,7 +408,7 @@ def win_value(S, ctx, p, tile, self_drawn, robbing, out_fans):
     cnt = S[HAND + 34 * p + tile] + (0 if self_drawn else 1)
     if cnt <= 0 or cnt > 4:
         return -1, False, 0
-    if not could_win(S, ctx, p, tile, self_drawn):
+    if not could_win_p(S, ctx[0], p, tile, self_drawn):
         for f in range(out_fans.shape[0]):
             out_fans[f] = 0
         return -1, False, situation_flags(S, p, tile, self_drawn, robbing)
@@ -485,10 +496,24 @@ def apply(S, ctx, kind, player, tile, aux, target, flags):
 
 
 @njit(**JIT_OPTIONS)
-def _apply(S, ctx, kind, player, tile, aux, target, flags):
+def apply_light(S, P, kind, player, tile, aux, target, flags):
+    """:func:`apply` for every kind but WIN and KONG_PAYMENT (those score or settle and
+    need the whole context), with the rule parameters ``P = ctx[0]`` only: the same
+    checks and state changes, cheaper to call per event (a play loop calls ``apply`` for
+    those two kinds). Those two kinds give ``E_KIND`` here, the state untouched."""
+    if kind == K_WIN or kind == K_KONG_PAYMENT:
+        return E_KIND
+    err = _apply_light(S, P, kind, player, tile, aux, target, flags)
+    if err == OK:
+        S[H_N_EVENTS] += 1
+    return err
+
+
+@njit(**JIT_OPTIONS)
+def _pre(S, kind, player, tile):
+    """The checks every event passes first (the pending flower robbery is cleared)."""
     n = S[H_PLAYERS]
     phase = S[H_PHASE]
-    rob_from = S[H_FLOWER_ROB]
     S[H_FLOWER_ROB] = -1
     if kind < 0 or kind > K_DEALER_CHANGE:
         return E_KIND
@@ -500,14 +525,112 @@ def _apply(S, ctx, kind, player, tile, aux, target, flags):
                                   or kind == K_DEALER_CHANGE or kind == K_CLAIM_LOST
                                   or kind == K_WIN_PASSED):
         return E_ENDED
-    p = player
+    return OK
 
+
+@njit(**JIT_OPTIONS)
+def _apply(S, ctx, kind, player, tile, aux, target, flags):
+    if kind != K_WIN and kind != K_KONG_PAYMENT:
+        return _apply_light(S, ctx[0], kind, player, tile, aux, target, flags)
+    phase = S[H_PHASE]
+    rob_from = S[H_FLOWER_ROB]
+    err = _pre(S, kind, player, tile)
+    if err != OK:
+        return err
+    p = player
+    if kind == K_WIN:
+        fans = np.zeros(MAX_FANS, dtype=np.int64)
+        if (flags & EF_INSTANT) != 0:
+            if S[H_RULES] != RULES_TAIWAN or phase == PH_ENDED:
+                return E_PHASE
+            if S[H_NFLOWERS + p] == 8:
+                fans[ctx[0][C_EIGHT_FL_ID]] = 1
+                return _record_win(S, ctx, p, tile, -1, 0, True, EF_INSTANT, fans, -1, True)
+            if S[H_NFLOWERS + p] == 7 and rob_from >= 0 and (target < 0 or target == rob_from):
+                # the eighth flower goes to the robber
+                fans[ctx[0][C_SEVEN_FL_ID]] = 1
+                S[H_NFLOWERS + rob_from] -= 1
+                S[H_NFLOWERS + p] += 1
+                return _record_win(S, ctx, p, tile, rob_from, 0, True, EF_INSTANT, fans,
+                                   rob_from, True)
+            return E_NOT_COMPLETE
+        if phase == PH_DRAWN:
+            if p != S[H_TURN]:
+                return E_PLAYER
+            if target >= 0:
+                return E_TARGET
+            t = S[H_DRAWN]
+            if t < 0 or (tile >= 0 and tile != t):
+                return E_PHASE if t < 0 else E_TILE
+            if _missed(S, p, t):
+                return E_MISSED_WIN
+            total, legal, fl = win_value(S, ctx, p, t, True, False, fans)
+            return _finish_win(S, ctx, p, t, -1, total, legal, fl, fans, False)
+        robbing = phase == PH_ROB
+        if phase == PH_ENDED:
+            if S[H_WIN_FROM] < 0 or S[H_N_WINS] == 0:
+                return E_ENDED
+            if S[H_MULTI_RON] != 1:
+                return E_HEAD_BUMP
+            for w in range(S[H_N_WINS]):
+                if S[WINS + w * WIN_FIELDS + W_PLAYER] == p:
+                    return E_PLAYER
+            t = S[H_WIN_TILE]
+            d = S[H_WIN_FROM]
+            robbing = (S[WINS + W_FLAGS] & EF_ROBBING) != 0
+        elif phase == PH_DISCARDED or phase == PH_ROB:
+            t = S[H_LAST_TILE]
+            d = S[H_LAST_PLAYER]
+        else:
+            return E_NO_DISCARD
+        if p == d:
+            return E_PLAYER
+        if target >= 0 and target != d:
+            return E_TARGET
+        if tile >= 0 and tile != t:
+            return E_TILE
+        if _missed(S, p, t):
+            return E_MISSED_WIN
+        total, legal, fl = win_value(S, ctx, p, t, False, robbing, fans)
+        return _finish_win(S, ctx, p, t, d, total, legal, fl, fans, robbing)
+
+    if kind == K_KONG_PAYMENT:
+        found = -1
+        for j in range(S[H_NMELDS + p]):
+            m = _meld_at(p, j)
+            if (S[m + M_KIND] == 2 and (tile < 0 or S[m + M_TILE] == tile)
+                    and (S[m + M_FLAGS] & MELD_PAID) == 0):
+                found = m
+                break
+        if found < 0:
+            return E_KONG_PAYMENT
+        pay = np.zeros(4, dtype=np.int64)
+        fl = S[found + M_FLAGS]
+        kk = 2 if (fl & MELD_CONCEALED) != 0 else (1 if (fl & MELD_ADDED) != 0 else 0)
+        settle_kong_in_deal(S, ctx, p, kk, S[found + M_FROM], pay)
+        S[found + M_FLAGS] = fl | MELD_PAID
+        for q in range(4):
+            S[H_SCORES + q] += pay[q]
+            S[H_LAST_PAY + q] = pay[q]
+        return OK
+
+    return E_KIND
+
+
+@njit(**JIT_OPTIONS)
+def _apply_light(S, P, kind, player, tile, aux, target, flags):
+    n = S[H_PLAYERS]
+    phase = S[H_PHASE]
+    err = _pre(S, kind, player, tile)
+    if err != OK:
+        return err
+    p = player
     if kind == K_DEAL:
         if phase != PH_DEAL:
             return E_DEAL
         if S[H_DEALT + p] >= S[H_HAND]:
             return E_DEAL
-        err, t = _receive(S, ctx, p, tile, False)
+        err, t = _receive(S, P, p, tile, False)
         if err != OK:
             return err
         S[H_DEALT + p] += 1
@@ -522,7 +645,7 @@ def _apply(S, ctx, kind, player, tile, aux, target, flags):
             if repl:
                 if S[H_PENDING + p] <= 0:
                     return E_PHASE
-                err, t = _receive(S, ctx, p, tile, True)
+                err, t = _receive(S, P, p, tile, True)
                 if err != OK:
                     return err
                 S[H_PENDING + p] -= 1
@@ -552,7 +675,7 @@ def _apply(S, ctx, kind, player, tile, aux, target, flags):
                     S[H_LAST_TILE] = -1
         else:
             return E_PHASE
-        err, t = _receive(S, ctx, p, tile, repl)
+        err, t = _receive(S, P, p, tile, repl)
         if err != OK:
             return err
         S[H_DRAWS + p] += 1
@@ -734,62 +857,6 @@ def _apply(S, ctx, kind, player, tile, aux, target, flags):
             S[MISSED + 34 * p + t] = 1
         return OK
 
-    if kind == K_WIN:
-        fans = np.zeros(MAX_FANS, dtype=np.int64)
-        if (flags & EF_INSTANT) != 0:
-            if S[H_RULES] != RULES_TAIWAN or phase == PH_ENDED:
-                return E_PHASE
-            if S[H_NFLOWERS + p] == 8:
-                fans[ctx[0][C_EIGHT_FL_ID]] = 1
-                return _record_win(S, ctx, p, tile, -1, 0, True, EF_INSTANT, fans, -1, True)
-            if S[H_NFLOWERS + p] == 7 and rob_from >= 0 and (target < 0 or target == rob_from):
-                # the eighth flower goes to the robber
-                fans[ctx[0][C_SEVEN_FL_ID]] = 1
-                S[H_NFLOWERS + rob_from] -= 1
-                S[H_NFLOWERS + p] += 1
-                return _record_win(S, ctx, p, tile, rob_from, 0, True, EF_INSTANT, fans,
-                                   rob_from, True)
-            return E_NOT_COMPLETE
-        if phase == PH_DRAWN:
-            if p != S[H_TURN]:
-                return E_PLAYER
-            if target >= 0:
-                return E_TARGET
-            t = S[H_DRAWN]
-            if t < 0 or (tile >= 0 and tile != t):
-                return E_PHASE if t < 0 else E_TILE
-            if _missed(S, p, t):
-                return E_MISSED_WIN
-            total, legal, fl = win_value(S, ctx, p, t, True, False, fans)
-            return _finish_win(S, ctx, p, t, -1, total, legal, fl, fans, False)
-        robbing = phase == PH_ROB
-        if phase == PH_ENDED:
-            if S[H_WIN_FROM] < 0 or S[H_N_WINS] == 0:
-                return E_ENDED
-            if S[H_MULTI_RON] != 1:
-                return E_HEAD_BUMP
-            for w in range(S[H_N_WINS]):
-                if S[WINS + w * WIN_FIELDS + W_PLAYER] == p:
-                    return E_PLAYER
-            t = S[H_WIN_TILE]
-            d = S[H_WIN_FROM]
-            robbing = (S[WINS + W_FLAGS] & EF_ROBBING) != 0
-        elif phase == PH_DISCARDED or phase == PH_ROB:
-            t = S[H_LAST_TILE]
-            d = S[H_LAST_PLAYER]
-        else:
-            return E_NO_DISCARD
-        if p == d:
-            return E_PLAYER
-        if target >= 0 and target != d:
-            return E_TARGET
-        if tile >= 0 and tile != t:
-            return E_TILE
-        if _missed(S, p, t):
-            return E_MISSED_WIN
-        total, legal, fl = win_value(S, ctx, p, t, False, robbing, fans)
-        return _finish_win(S, ctx, p, t, d, total, legal, fl, fans, robbing)
-
     if kind == K_EXHAUSTIVE_DRAW:
         if phase == PH_DISCARDED:
             if not spent_after(S, S[H_LAST_PLAYER]):
@@ -801,29 +868,9 @@ def _apply(S, ctx, kind, player, tile, aux, target, flags):
             return E_PHASE
         S[H_ENDED] = 2
         S[H_PHASE] = PH_ENDED
-        nd, ns = next_dealer(S, ctx)
+        nd, ns = _next_dealer(S, P)
         S[H_NEXT_DEALER] = nd
         S[H_NEXT_STREAK] = ns
-        return OK
-
-    if kind == K_KONG_PAYMENT:
-        found = -1
-        for j in range(S[H_NMELDS + p]):
-            m = _meld_at(p, j)
-            if (S[m + M_KIND] == 2 and (tile < 0 or S[m + M_TILE] == tile)
-                    and (S[m + M_FLAGS] & MELD_PAID) == 0):
-                found = m
-                break
-        if found < 0:
-            return E_KONG_PAYMENT
-        pay = np.zeros(4, dtype=np.int64)
-        fl = S[found + M_FLAGS]
-        kk = 2 if (fl & MELD_CONCEALED) != 0 else (1 if (fl & MELD_ADDED) != 0 else 0)
-        settle_kong_in_deal(S, ctx, p, kk, S[found + M_FROM], pay)
-        S[found + M_FLAGS] = fl | MELD_PAID
-        for q in range(4):
-            S[H_SCORES + q] += pay[q]
-            S[H_LAST_PAY + q] = pay[q]
         return OK
 
     if kind == K_DEALER_CHANGE:

@@ -9,7 +9,7 @@ from ..kernels._config import JIT_OPTIONS
 from ._core import (EF_INSTANT, EF_REPLACEMENT, K_CHOW, K_DEAL, K_DEALER_CHANGE,
                     K_DISCARD, K_DRAW, K_EXHAUSTIVE_DRAW, K_FLOWER, K_KONG_ADDED,
                     K_KONG_CONCEALED, K_KONG_EXPOSED, K_KONG_PAYMENT, K_PUNG, K_WIN,
-                    _can_replace, _meld_at, _missed, could_win, spent_after, wall_left,
+                    _can_replace, _meld_at, _missed, could_win_p, spent_after, wall_left,
                     win_value)
 from ._layout import (ACT_PASS, H_CHOW, H_DEALER, H_DEALER_DONE, H_DEALT, H_DRAWN,
                       H_ENDED, H_FLOWER_ROB, H_HAND, H_HELD_FL, H_LAST_PLAYER, H_LAST_TILE,
@@ -43,25 +43,65 @@ def legal_actions(S, ctx, p, out):
     After a claim: the discards. On another player's discard: pass, win, and, while the
     wall is not spent, pung, exposed kong and (left player only, where allowed) chows.
     On an added kong: pass or rob it."""
-    phase = S[H_PHASE]
-    if (phase == PH_DRAWN or phase == PH_CLAIMED) and p == S[H_TURN]:
-        return _legal_turn(S, ctx, p, out, phase)
-    if phase == PH_DISCARDED or phase == PH_ROB:
-        return _legal_claims(S, ctx, p, out, phase)
-    return 0
+    n, unchecked = legal_actions_p(S, ctx[0], p, out)
+    if unchecked:
+        n = confirm_wins(S, ctx, p, out, n)
+    return n
 
 
 @njit(**JIT_OPTIONS)
-def _legal_turn(S, ctx, p, out, phase):
+def legal_actions_p(S, P, p, out):
+    """:func:`legal_actions` with the rule parameters ``P = ctx[0]`` only (cheaper to
+    call per decision): a win row is written when the cheap completeness test passes,
+    with ``aux`` = ``WIN_UNCHECKED``; returns ``(rows, unchecked)``, and when
+    ``unchecked`` the caller must pass the rows through :func:`confirm_wins` (which
+    scores them) before using them."""
+    phase = S[H_PHASE]
+    if (phase == PH_DRAWN or phase == PH_CLAIMED) and p == S[H_TURN]:
+        return _legal_turn(S, P, p, out, phase)
+    if phase == PH_DISCARDED or phase == PH_ROB:
+        return _legal_claims(S, P, p, out, phase)
+    return 0, False
+
+
+WIN_UNCHECKED = -2
+
+
+@njit(**JIT_OPTIONS)
+def confirm_wins(S, ctx, p, out, n):
+    """Score the unchecked win rows of :func:`legal_actions_p` (``out[:n]``): a legal win
+    keeps its row (``aux`` back to -1), any other is removed. Returns the row count (0
+    when only "pass" is left)."""
+    phase = S[H_PHASE]
+    fans = np.zeros(MAX_FANS, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        keep = True
+        if out[i, 0] == K_WIN and out[i, 2] == WIN_UNCHECKED:
+            own = phase == PH_DRAWN or phase == PH_CLAIMED
+            total, legal, fl = win_value(S, ctx, p, out[i, 1], own, phase == PH_ROB, fans)
+            keep = total >= 0 and legal
+            out[i, 2] = -1
+        if keep:
+            if m != i:
+                for f in range(4):
+                    out[m, f] = out[i, f]
+            m += 1
+    if m == 1 and out[0, 0] == ACT_PASS:
+        return 0
+    return m
+
+
+@njit(**JIT_OPTIONS)
+def _legal_turn(S, P, p, out, phase):
     n = 0
+    unchecked = False
     h = HAND + 34 * p
     if phase == PH_DRAWN:
         t = S[H_DRAWN]
-        if t >= 0 and not _missed(S, p, t) and could_win(S, ctx, p, t, True):
-            fans = np.zeros(MAX_FANS, dtype=np.int64)
-            total, legal, fl = win_value(S, ctx, p, t, True, False, fans)
-            if total >= 0 and legal:
-                n = _put(out, n, K_WIN, t, -1, -1)
+        if t >= 0 and not _missed(S, p, t) and could_win_p(S, P, p, t, True):
+            n = _put(out, n, K_WIN, t, WIN_UNCHECKED, -1)
+            unchecked = True
         if _can_replace(S, p):
             for x in range(34):
                 if S[h + x] == 4:
@@ -74,22 +114,21 @@ def _legal_turn(S, ctx, p, out, phase):
     for x in range(34):
         if S[h + x] > 0:
             n = _put(out, n, K_DISCARD, x, -1, -1)
-    return n
+    return n, unchecked
 
 
 @njit(**JIT_OPTIONS)
-def _legal_claims(S, ctx, p, out, phase):
+def _legal_claims(S, P, p, out, phase):
     d = S[H_LAST_PLAYER]
     t = S[H_LAST_TILE]
     if p == d or t < 0:
-        return 0
+        return 0, False
+    unchecked = False
     h = HAND + 34 * p
     n = _put(out, 0, ACT_PASS, -1, -1, -1)
-    if not _missed(S, p, t) and could_win(S, ctx, p, t, False):
-        fans = np.zeros(MAX_FANS, dtype=np.int64)
-        total, legal, fl = win_value(S, ctx, p, t, False, phase == PH_ROB, fans)
-        if total >= 0 and legal:
-            n = _put(out, n, K_WIN, t, -1, d)
+    if not _missed(S, p, t) and could_win_p(S, P, p, t, False):
+        n = _put(out, n, K_WIN, t, WIN_UNCHECKED, d)
+        unchecked = True
     if phase == PH_DISCARDED and not spent_after(S, d):
         c = S[h + t]
         if c >= 2:
@@ -108,8 +147,8 @@ def _legal_claims(S, ctx, p, out, phase):
                 if ok:
                     n = _put(out, n, K_CHOW, t, lo, d)
     if n == 1:
-        return 0        # only "pass": no decision
-    return n
+        return 0, False     # only "pass": no decision
+    return n, unchecked
 
 
 @njit(**JIT_OPTIONS)
@@ -158,13 +197,19 @@ def auto_step(S, ctx, out):
     KONG_PAYMENT in the order made (rule sets with kong payments) and DEALER_CHANGE.
     Needs the wall (simulation); in PH_DISCARDED / PH_ROB call it only once every player
     passed."""
+    return auto_step_p(S, ctx[0], out)
+
+
+@njit(**JIT_OPTIONS)
+def auto_step_p(S, P, out):
+    """:func:`auto_step` with the rule parameters ``P = ctx[0]`` only (cheaper to call
+    per event)."""
     n = S[H_PLAYERS]
     phase = S[H_PHASE]
     for i in range(6):
         out[i] = -1
     out[5] = 0
     if phase == PH_ENDED:
-        P = ctx[0]
         if P[C_KONG_OPEN] + P[C_KONG_ADDED] + P[C_KONG_CONCEALED] > 0:
             bo = 1 << 30
             bp = -1

@@ -13,6 +13,11 @@ Both choose among the engine's legal actions (``mjfast.engine``: ``legal_actions
   worth most: the number of live winning tiles whose win (scored by the engine's own win
   evaluation as a win on a discard) reaches the rule set's minimum, then the live-weighted
   total; in rule sets without a minimum the live-weighted total first. One ply, no search.
+
+The compiled loop calls :func:`turn_choice` / :func:`claim_choice` (no scoring context:
+a tuple of many arrays is costly to pass per decision) and, for a ``value`` bot with a
+ready discard, :func:`value_choice`. :func:`decide_turn` / :func:`decide_claim` are the
+same choices in one call (the Python loop's entry points).
 """
 from __future__ import annotations
 
@@ -21,26 +26,22 @@ from numba import njit
 
 from ..engine._core import (K_CHOW, K_DISCARD, K_KONG_ADDED, K_KONG_CONCEALED,
                             K_KONG_EXPOSED, K_PUNG, K_WIN, win_value)
-from ..engine._layout import ACT_PASS, HAND, H_LAST_PLAYER, H_LAST_TILE, MAX_FANS, VISIBLE
+from ..engine._layout import ACT_PASS, HAND, H_LAST_TILE, VISIBLE
 from ..kernels._config import JIT_OPTIONS
-from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, eval_rows, set_visible, shanten_of
+from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
 BOT_VALUE = 1
 BOT_PYTHON = -1          # decided outside the compiled loop (Python policy, external bot)
 BUILTIN = {"efficiency": BOT_EFFICIENCY, "value": BOT_VALUE}
+NEED_VALUE = -2          # turn_choice: a value bot's ready discards must be ranked
 
 
 @njit(**JIT_OPTIONS)
 def _hand(S, p, c):
     for t in range(34):
         c[t] = S[HAND + 34 * p + t]
-
-
-@njit(**JIT_OPTIONS)
-def _visible(S, bc):
-    set_visible(bc, S[VISIBLE:VISIBLE + 34])
 
 
 @njit(**JIT_OPTIONS)
@@ -66,41 +67,49 @@ def _pick(scores, k, key, ctr):
 
 
 @njit(**JIT_OPTIONS)
-def _ready_value(S, ctx, bc, p, i, minimum, fans):
-    """(legal live waits, live-weighted total) of candidate discard ``i`` (a ready hand):
-    each winning tile scored by the engine as a discard win with ``cand[i]``'s tile out
-    of the hand (the state is restored before returning)."""
-    mask = bc[5]
-    live = bc[6]
-    cand = bc[7]
-    d = cand[i, C_TILE]
-    S[HAND + 34 * p + d] -= 1
-    n_legal = 0
-    weighted = 0
-    for w in range(34):
-        if mask[i, w] and live[i, w] > 0:
-            total, legal, fl = win_value(S, ctx, p, w, False, False, fans)
-            if total >= 0:
-                if legal and total >= minimum:
-                    n_legal += live[i, w]
-                weighted += live[i, w] * total
-    S[HAND + 34 * p + d] += 1
-    return n_legal, weighted
+def _options(S, bc, p, c):
+    """Discard candidates of ``p``'s hand (complete size) into ``bc``; returns their count."""
+    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
+    _hand(S, p, c)
+    return discard_options(c, S[VISIBLE:VISIBLE + 34], params, SSH, SMK, HSH, HMK, V, KF,
+                           U, I, cand, emask)
 
 
 @njit(**JIT_OPTIONS)
-def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans, waits):
-    """The action row (index into ``acts[:n]``) player ``p`` takes on its own turn.
-    ``waits[p]`` receives the bit mask of the winning tiles of the hand left by a chosen
-    discard (0 when not ready): the loop asks a player for claims only when it could act."""
+def _shanten(bc, c):
+    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
+    return shanten_of(c, params, SSH, SMK, HSH, HMK, V, KF, U, I)
+
+
+@njit(**JIT_OPTIONS)
+def _finish(bc, p, acts, n, k, scores, key, ctr, waits):
+    """The discard of the best score (ties by the RNG); ``waits[p]`` its winning tiles."""
+    cand = bc[9]
+    j = _pick(scores, k, key, ctr)
+    t = cand[j, C_TILE]
+    wm = np.int64(0)
+    if cand[j, C_SHANTEN] == 0:
+        wm = bc[10][j]
+    waits[p] = wm
+    for i in range(n):
+        if acts[i, 0] == K_DISCARD and acts[i, 1] == t:
+            return i
+    return -1
+
+
+@njit(**JIT_OPTIONS)
+def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
+    """Player ``p``'s own turn: ``(row, k)``, ``row`` the action (index into
+    ``acts[:n]``), or ``(NEED_VALUE, k)`` when a value bot must rank its ready discards
+    (:func:`value_choice`; the ``k`` candidates are left in ``bc``). ``waits[p]``
+    receives the bit mask of the winning tiles of the hand left by a chosen discard (0
+    when not ready): the loop asks a player for claims only when it could act."""
     waits[p] = -1
     for i in range(n):
         if acts[i, 0] == K_WIN:
-            return i
-    _hand(S, p, c)
-    _visible(S, bc)
-    k = discard_options(bc, c)
-    cand = bc[7]
+            return i, 0
+    k = _options(S, bc, p, c)
+    cand = bc[9]
     best = 99
     for i in range(k):
         if cand[i, C_SHANTEN] < best:
@@ -111,15 +120,15 @@ def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans,
         if kind == K_KONG_CONCEALED:
             t = acts[i, 1]
             c[t] -= 4
-            s = shanten_of(bc, c)
+            s = _shanten(bc, c)
             c[t] += 4
             if s <= best:
-                return i
+                return i, k
         elif kind == K_KONG_ADDED:
             t = acts[i, 1]
             for j in range(k):
                 if cand[j, C_TILE] == t and cand[j, C_SHANTEN] == best:
-                    return i
+                    return i, k
     # the discard
     for i in range(k):
         if cand[i, C_SHANTEN] == best:
@@ -127,30 +136,51 @@ def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans,
         else:
             scores[i] = -1
     if bot == 1 and best == 0:
-        for i in range(k):
-            if cand[i, C_SHANTEN] == 0:
-                nl, wt = _ready_value(S, ctx, bc, p, i, minimum, fans)
-                if minimum > 0:
-                    scores[i] = 1000 * 1000 + nl * 100000 + min(wt, 99999)
-                else:
-                    scores[i] = 1000 * 1000 + min(wt, 999999)
-    j = _pick(scores, k, key, ctr)
-    t = cand[j, C_TILE]
-    wm = np.int64(0)
-    if cand[j, C_SHANTEN] == 0:
-        mask = bc[5]
-        for w in range(34):
-            if mask[j, w]:
-                wm |= np.int64(1) << np.int64(w)
-    waits[p] = wm
-    for i in range(n):
-        if acts[i, 0] == K_DISCARD and acts[i, 1] == t:
-            return i
-    return -1
+        return NEED_VALUE, k
+    return _finish(bc, p, acts, n, k, scores, key, ctr, waits), k
 
 
 @njit(**JIT_OPTIONS)
-def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
+def _ready_value(S, ctx, p, d, eff, c, minimum, fans):
+    """(legal live waits, live-weighted total) of discarding ``d`` (a ready hand, winning
+    tiles ``eff``): each winning tile scored by the engine as a discard win with ``d`` out
+    of the hand (the state and ``c`` are restored before returning)."""
+    S[HAND + 34 * p + d] -= 1
+    c[d] -= 1
+    n_legal = 0
+    weighted = 0
+    for w in range(34):
+        if (eff >> w) & 1:
+            lv = 4 - c[w] - S[VISIBLE + w]
+            if lv > 0:
+                total, legal, fl = win_value(S, ctx, p, w, False, False, fans)
+                if total >= 0:
+                    if legal and total >= minimum:
+                        n_legal += lv
+                    weighted += lv * total
+    c[d] += 1
+    S[HAND + 34 * p + d] += 1
+    return n_legal, weighted
+
+
+@njit(**JIT_OPTIONS)
+def value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, waits):
+    """A value bot's discard among ``k`` candidates when its best discard leaves it ready
+    (after :func:`turn_choice` returned ``NEED_VALUE``)."""
+    cand = bc[9]
+    emask = bc[10]
+    for i in range(k):
+        if cand[i, C_SHANTEN] == 0:
+            nl, wt = _ready_value(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum, fans)
+            if minimum > 0:
+                scores[i] = 1000 * 1000 + nl * 100000 + min(wt, 99999)
+            else:
+                scores[i] = 1000 * 1000 + min(wt, 999999)
+    return _finish(bc, p, acts, n, k, scores, key, ctr, waits)
+
+
+@njit(**JIT_OPTIONS)
+def claim_choice(S, bc, p, acts, n, c):
     """The action row player ``p`` takes on another player's discard / added kong."""
     pass_i = -1
     for i in range(n):
@@ -159,12 +189,13 @@ def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
         if acts[i, 0] == ACT_PASS:
             pass_i = i
     _hand(S, p, c)
-    _visible(S, bc)
-    s0 = shanten_of(bc, c)
+    s0 = _shanten(bc, c)
     t = S[H_LAST_TILE]
     best_i = pass_i
     best_s = s0
     best_live = -1
+    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
+    vis = S[VISIBLE:VISIBLE + 34]
     for i in range(n):
         kind = acts[i, 0]
         if kind == K_PUNG or kind == K_CHOW:
@@ -175,7 +206,7 @@ def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
                 for x in range(lo, lo + 3):
                     if x != t:
                         c[x] -= 1
-            k = discard_options(bc, c)
+            k = discard_options(c, vis, params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask)
             if kind == K_PUNG:
                 c[t] += 2
             else:
@@ -183,7 +214,6 @@ def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
                 for x in range(lo, lo + 3):
                     if x != t:
                         c[x] += 1
-            cand = bc[7]
             s1 = 99
             lv = -1
             for j in range(k):
@@ -197,8 +227,23 @@ def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
     for i in range(n):
         if acts[i, 0] == K_KONG_EXPOSED:
             c[t] -= 3
-            s1 = shanten_of(bc, c)
+            s1 = _shanten(bc, c)
             c[t] += 3
             if s1 <= s0 and s1 <= best_s:
                 return i
     return best_i
+
+
+@njit(**JIT_OPTIONS)
+def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans, waits):
+    """:func:`turn_choice` then, where needed, :func:`value_choice` (one call)."""
+    i, k = turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits)
+    if i == NEED_VALUE:
+        i = value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, waits)
+    return i
+
+
+@njit(**JIT_OPTIONS)
+def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
+    """:func:`claim_choice` with the Python loop's arguments."""
+    return claim_choice(S, bc, p, acts, n, c)

@@ -13,19 +13,19 @@ from numba import njit
 
 from ..engine._core import (K_CHOW, K_CLAIM_LOST, K_DEAL, K_DEALER_CHANGE, K_DRAW,
                             K_KONG_PAYMENT, K_WIN, K_WIN_PASSED, EF_LAST_TILE, apply,
-                            init_state, situation_flags)
+                            apply_light, init_state, situation_flags)
 from ..engine._layout import (ACT_PASS, H_DRAWN, H_ENDED, H_NEXT_DEALER, H_NEXT_STREAK,
                               H_SCORES, HAND, H_LAST_DRAW, H_LAST_PAY, H_LAST_PLAYER,
                               H_LAST_TILE, H_N_WINS, H_PHASE, H_PLAYERS, H_TURN, MAX_ACTIONS,
                               MAX_FANS, PH_CLAIMED, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_ROB,
-                              SEEN, W_FANS, W_FLAGS, W_SCORES, W_TOTAL, WIN_FIELDS, WINS)
-from ..engine._play import auto_step, legal_actions, resolve_claims
+                              W_FANS, W_FLAGS, W_SCORES, W_TOTAL, WIN_FIELDS, WINS)
+from ..engine._play import auto_step_p, confirm_wins, legal_actions_p, resolve_claims
 from ..engine._score import C_CAP, C_CAP_ON
 from ..engine._structure import (END_ERROR, END_NONE, G_DEALER, G_END, G_ENTRANT,
                                  G_PREVALENT, G_SIZE, G_STREAK, G_TOTAL, deal_caps,
                                  game_next, game_start)
 from ..kernels._config import JIT_OPTIONS
-from ._bots import decide_claim, decide_turn
+from ._bots import NEED_VALUE, claim_choice, turn_choice, value_choice
 from ._rng import STREAM_BOT, STREAM_WALL, make_key, shuffle_into
 
 EV_COLS = 12
@@ -70,12 +70,33 @@ def _record(S, EV, FN, r, nf, kind, player, tile, aux, target, flags):
     return nf
 
 
+@njit(inline='always', **JIT_OPTIONS)
+def _event(S, ctx, P, kind, player, tile, aux, target, flags):
+    """``apply`` one event: WIN and KONG_PAYMENT with the whole context, the rest through
+    ``apply_light`` (the rule parameters only: the context, a tuple of many arrays, is
+    costly to pass per event; inlined, so that the context is not passed here either)."""
+    if kind == K_WIN or kind == K_KONG_PAYMENT:
+        return apply(S, ctx, kind, player, tile, aux, target, flags)
+    return apply_light(S, P, kind, player, tile, aux, target, flags)
+
+
+@njit(inline='always', **JIT_OPTIONS)
+def _legal(S, ctx, P, p, out):
+    """The engine's legal actions of ``p``: the cheap pass, then the scorer only for a
+    win row that passed the completeness test."""
+    m, unchecked = legal_actions_p(S, P, p, out)
+    if unchecked:
+        m = confirm_wins(S, ctx, p, out, m)
+    return m
+
+
 @njit(**JIT_OPTIONS)
 def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bots, keys,
               minimum, EV, FN):
     """Play one deal from its wall to its DEALER_CHANGE with the built-in ``bots``
     (per player). Returns ``(error, n_events, n_fans)``; error 0 when the deal ended."""
     init_state(S, ctx, dealer, prevalent, streak, seats, wall, wall_mode)
+    P = ctx[0]
     n = S[H_PLAYERS]
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     qacts = np.zeros((4, MAX_ACTIONS, 4), dtype=np.int64)
@@ -87,7 +108,6 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
     c = np.zeros(34, dtype=np.int64)
     scores = np.zeros(64, dtype=np.int64)
     fans = np.zeros(MAX_FANS, dtype=np.int32)
-    seen = np.zeros(42, dtype=np.int64)
     sit = np.zeros(4, dtype=np.int64)
     waits = np.full(4, -1, dtype=np.int64)     # -1 unknown, else winning-tile bits
     r = 0
@@ -114,12 +134,12 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                     # hand cannot make one (a shortcut; the engine decides otherwise)
                     if phase == PH_ROB or (S[HAND + 34 * q + t] < 2 and q != (d + 1) % n):
                         continue
-                m = legal_actions(S, ctx, q, qacts[q])
+                m = _legal(S, ctx, P, q, qacts[q])
                 nq[q] = m
                 if m > 0:
                     if bots[q] < 0:
                         return L_PYTHON, r, nf
-                    i = decide_claim(S, ctx, bc, q, qacts[q], m, bots[q], keys[q], ctr[q], c)
+                    i = claim_choice(S, bc, q, qacts[q], m, c)
                     ctr[q] += 1
                     if i < 0:
                         return L_BOT, r, nf
@@ -132,7 +152,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                 if nq[q] > 0 and kinds[q] != K_WIN:
                     for j in range(nq[q]):
                         if qacts[q, j, 0] == K_WIN:
-                            err = apply(S, ctx, K_WIN_PASSED, q, t, -1, d, 0)
+                            err = apply_light(S, P, K_WIN_PASSED, q, t, -1, d, 0)
                             if err != 0:
                                 return err, r, nf
                             nf = _record(S, EV, FN, r, nf, K_WIN_PASSED, q, t, -1, d, 0)
@@ -150,7 +170,8 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                         if (mask >> q) & 1:
                             i = choice[q]
                             kind = qacts[q, i, 0]
-                            err = apply(S, ctx, kind, q, qacts[q, i, 1], qacts[q, i, 2], d, 0)
+                            err = _event(S, ctx, P, kind, q, qacts[q, i, 1], qacts[q, i, 2],
+                                         d, 0)
                             if err != 0:
                                 return err, r, nf
                             nf = _record(S, EV, FN, r, nf, kind, q, qacts[q, i, 1],
@@ -163,7 +184,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                             lt = t
                             if kinds[q] == K_CHOW:
                                 lt = qacts[q, choice[q], 2] + 1   # a lost chow: its middle tile
-                            err = apply(S, ctx, K_CLAIM_LOST, q, lt, kinds[q], d, 0)
+                            err = apply_light(S, P, K_CLAIM_LOST, q, lt, kinds[q], d, 0)
                             if err != 0:
                                 return err, r, nf
                             nf = _record(S, EV, FN, r, nf, K_CLAIM_LOST, q, lt, kinds[q], d, 0)
@@ -171,21 +192,16 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                     claims_done = False
                     continue
         # ---- forced events
-        if auto_step(S, ctx, step) == 1:
+        if auto_step_p(S, P, step) == 1:
             kind = step[0]
             p = step[1]
-            if kind == K_DEAL:
-                for x in range(42):
-                    seen[x] = S[SEEN + x]
-            err = apply(S, ctx, kind, p, step[2], step[3], step[4], step[5])
+            err = _event(S, ctx, P, kind, p, step[2], step[3], step[4], step[5])
             if err != 0:
                 return err, r, nf
             tile = step[2]
             flags = step[5]
             if kind == K_DEAL:
-                for x in range(42):
-                    if S[SEEN + x] != seen[x]:
-                        tile = x
+                tile = S[H_DRAWN]           # the dealt tile (the engine notes it)
             elif kind == K_DRAW:
                 tile = S[H_DRAWN]
                 if S[H_LAST_DRAW] == 1:
@@ -199,13 +215,15 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
         # ---- a player's own turn
         if phase == PH_DRAWN or phase == PH_CLAIMED:
             p = S[H_TURN]
-            m = legal_actions(S, ctx, p, acts)
+            m = _legal(S, ctx, P, p, acts)
             if m == 0:
                 return L_STUCK, r, nf
             if bots[p] < 0:
                 return L_PYTHON, r, nf
-            i = decide_turn(S, ctx, bc, p, acts, m, bots[p], keys[p], ctr[p], minimum, c,
-                            scores, fans, waits)
+            i, k = turn_choice(S, bc, p, acts, m, bots[p], keys[p], ctr[p], c, scores, waits)
+            if i == NEED_VALUE:
+                i = value_choice(S, ctx, bc, p, acts, m, k, keys[p], ctr[p], minimum, c, scores,
+                                 fans, waits)
             ctr[p] += 1
             if i < 0:
                 return L_BOT, r, nf
@@ -213,7 +231,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
             sit0 = 0
             if kind == K_WIN:
                 sit0 = situation_flags(S, p, acts[i, 1], True, False)
-            err = apply(S, ctx, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
+            err = _event(S, ctx, P, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
             if err != 0:
                 return err, r, nf
             nf = _record(S, EV, FN, r, nf, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
