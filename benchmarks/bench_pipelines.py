@@ -17,7 +17,9 @@ Run: ``pytest benchmarks/bench_pipelines.py --benchmark-only``. Sizes from the e
 descendant processes (forkserver, pool workers, Dask nannies and workers) sampled every
 0.2 s (shared pages counted once per process: an upper bound), ``tree_peak_pss_mb`` the
 same with proportional set sizes (shared pages split), ``driver_peak_mb`` /
-``worker_peak_mb`` the largest single process. By hand:
+``worker_peak_mb`` the largest single process; ``tree_cpu_s`` the CPU seconds of the
+tree (sampled, so a process's last 0.2 s may be missed): on a loaded machine
+``tree_cpu_s / workers`` is what the run would take on idle cores. By hand:
 ``python benchmarks/bench_pipelines.py hands N processes|dask [fans]``.
 Nothing here asserts a duration.
 """
@@ -106,6 +108,7 @@ def pss_kb(pid):
     return 0
 
 peak = {"tree": 0, "tree_pss": 0, "driver": 0, "worker": 0}
+cpu = {}          # pid -> user + system seconds, last seen
 stop = threading.Event()
 
 def sample():
@@ -117,6 +120,8 @@ def sample():
             for p in procs:
                 try:
                     rss[p.pid] = p.memory_info().rss
+                    c = p.cpu_times()
+                    cpu[p.pid] = max(cpu.get(p.pid, 0.0), c.user + c.system)
                 except psutil.Error:
                     pass
             peak["tree"] = max(peak["tree"], sum(rss.values()))
@@ -140,10 +145,13 @@ if __name__ == "__main__":
     dt = time.perf_counter() - t
     stop.set()
     th.join()
+    c = psutil.Process().cpu_times()
+    cpu[os.getpid()] = c.user + c.system
     size = sum(p.stat().st_size for p in __import__("pathlib").Path(out).rglob("*.parquet"))
     print(json.dumps({"seconds": round(dt, 2), "rows": s.n_out, "shards": s.shards_total,
         "shard_size": int(shard), "parquet_mb": round(size / 2**20, 1),
         "load_before": round(load0, 2), "load_after": round(os.getloadavg()[0], 2),
+        "tree_cpu_s": round(sum(cpu.values()), 1),
         **{k + "_peak_mb": round(v / 2**20) for k, v in peak.items()}}))
 """
 
