@@ -32,42 +32,22 @@ TRANSFORM = "mjfast.pipelines.hands:transform"
 # ---------------------------------------------------------------------------------------
 def _take(batch, idx: np.ndarray):
     """Rows ``idx`` of a HandBatch."""
-    import dataclasses
-    from mjfast.hand import HandBatch
-    return HandBatch(**{f.name: (getattr(batch, f.name)[idx] if f.name != "rules"
-                                 else batch.rules) for f in dataclasses.fields(batch)})
-
-
-def _wait_fans(batch, ws, ready_rows, variant):
-    """Each wait's fan list on a discard and on a self-draw: every (hand, winning tile)
-    becomes a complete hand scored by the batch scorer (list order of ``wait_positions``)."""
-    import mjfast
-    from mjfast.hand import SELF_DRAWN
-    from mjfast.scoring._arrow import fan_lists, fan_points, wait_positions
-    r, t = wait_positions(ws, ready_rows)
-    wb = _take(batch, r)
-    wb.counts[np.arange(r.size), t] += 1
-    wb.winning_tile[:] = t
-    out = []
-    for self_drawn in (False, True):
-        wb.flags[:] = (batch.flags[r] | SELF_DRAWN) if self_drawn else (batch.flags[r] & ~np.uint16(SELF_DRAWN))
-        sc = mjfast.score_batch(wb, variant=variant)
-        fans, _, _ = fan_lists(sc.fan_counts, fan_points(batch.rules, variant, sc.fan_counts.shape[1]),
-                               np.asarray(sc.complete, dtype=bool))
-        out.append(fans)
-    return out[0], out[1]
+    from mjfast.scoring._arrow import take_rows
+    return take_rows(batch, idx)
 
 
 def analyse(batch, variant: str | None, strings=None, hand_id: np.ndarray | None = None,
             wait_fans: bool = True):
     """The ``hands`` table's columns for a HandBatch (dict of Arrow/NumPy columns);
-    ``wait_fans``: also each wait's fan lists (one more scoring pass per way)."""
+    ``wait_fans``: also each wait's fan lists (MCR: from the same scoring pass as the
+    totals; other rule sets: one more pass per way)."""
+    import numba
     import pyarrow as pa
     import mjfast
     from mjfast.rules.registry import FORM_NAMES
-    from mjfast.scoring import scorer_module
-    from mjfast.scoring._arrow import error_column, fan_lists, fan_points, wait_lists
+    from mjfast.scoring._arrow import error_column, fan_lists, fan_points, score_wait_lists
     n = len(batch)
+    threads = numba.get_num_threads()      # 1 in a pool / Dask worker, all cores inline
     rules = batch.rules
     sh = mjfast.shanten(batch.counts, rules, forms=True, threads=1) if n else {"shanten": np.zeros(0, np.int8)}
     shanten = np.asarray(sh["shanten"], dtype=np.int8)
@@ -78,30 +58,14 @@ def analyse(batch, variant: str | None, strings=None, hand_id: np.ndarray | None
             form[np.asarray(per) == shanten] = code
     complete_rows = batch.winning_tile >= 0
     ready_rows = (~complete_rows) & (shanten == 0)
-    mod = scorer_module(rules)
     cols: dict[str, Any] = {
         "hand_id": np.arange(n, dtype=np.int64) if hand_id is None else hand_id,
         "hand": strings if strings is not None else pa.nulls(n, pa.string()),
         "form": form, "n_melds": batch.n_melds.astype(np.int8), "shanten": shanten}
-    # every wait of the ready hands, scored both ways
+    # every wait of the ready hands, scored both ways (one batch-scorer pass per way)
     if ready_rows.any():
-        idx = np.flatnonzero(ready_rows)
-        sub = batch if idx.size == n else _take(batch, idx)
-        ws = mod.score_waits_batch(sub, None, variant=variant)
-        if idx.size != n:
-            from mjfast.scoring import WaitScores
-            full = {}
-            for name in ("wins", "total_discard", "total_self_drawn", "legal_discard",
-                         "legal_self_drawn", "live"):
-                a = np.asarray(getattr(ws, name))
-                f = np.zeros((n, a.shape[1]), dtype=a.dtype)
-                f[idx] = a
-                full[name] = f
-            ws = WaitScores(**full)
-        fd = fs = None
-        if wait_fans:
-            fd, fs = _wait_fans(batch, ws, ready_rows, variant)
-        cols["waits"] = wait_lists(ws, ready_rows, fd, fs)
+        cols["waits"] = score_wait_lists(batch, ready_rows, variant, fans=wait_fans,
+                                         threads=threads)
     else:
         cols["waits"] = pa.nulls(n, pa.list_(pa.null()))
     # complete hands scored
@@ -109,7 +73,7 @@ def analyse(batch, variant: str | None, strings=None, hand_id: np.ndarray | None
     if complete_rows.any():
         idx = np.flatnonzero(complete_rows)
         sub = batch if idx.size == n else _take(batch, idx)
-        sc = mjfast.score_batch(sub, variant=variant)
+        sc = mjfast.score_batch(sub, variant=variant, threads=threads)
         fc = np.zeros((n, sc.fan_counts.shape[1]), dtype=sc.fan_counts.dtype)
         fc[idx] = sc.fan_counts
         total = np.zeros(n, dtype=np.int32)

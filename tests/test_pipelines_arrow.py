@@ -59,3 +59,46 @@ def test_score_table_uses_fast_path():
     out = mjfast.score_table(df, rules="mcr")
     assert out["error"].dtype == pl.String and out["error"][1] and out["error"][0] is None
     assert out["fans"][0] is not None and out["total"][2] == 7
+
+
+@pytest.mark.parametrize("rules", ["mcr", "tuidaohu"])
+def test_score_wait_lists_equals_wait_kernel(rules):
+    """The wait lists (MCR: waits from the shanten tables, each wait scored by the batch
+    scorer) hold exactly the wait kernel's winning tiles, totals, legality and live counts,
+    and each wait's fan list adds up to its total; rows outside ``rows`` are null."""
+    from mjfast.hand import FOURTH_TILE, KONG_REPLACEMENT, ROBBING_KONG, SELF_DRAWN
+    from mjfast.scoring import scorer_module
+    from mjfast.scoring._arrow import meld_counts, score_wait_lists
+    b = mjfast.random_hands(1500, rules, "ready", seed=23)
+    # situation bits a wait sets itself, on some hands (the kernel's handling is the rule)
+    rng = np.random.default_rng(3)
+    bits = np.array([SELF_DRAWN, FOURTH_TILE, KONG_REPLACEMENT, ROBBING_KONG], np.uint16)
+    pick = rng.random(len(b)) < 0.2
+    b.flags[pick] |= bits[rng.integers(0, 4, pick.sum())]
+    ws = scorer_module(rules).score_waits_batch(b, None)
+    rows = np.ones(len(b), bool)
+    rows[::7] = False
+    got = score_wait_lists(b, rows, threads=1).to_pylist()
+    pts = lambda fl: sum(f["points"] * f["count"] for f in fl)   # noqa: E731
+    n_waits = 0
+    for i, waits in enumerate(got):
+        if not rows[i]:
+            assert waits is None
+            continue
+        tiles = np.flatnonzero(ws.wins[i])
+        assert [w["tile"] for w in waits] == tiles.tolist()
+        for w in waits:
+            t = w["tile"]
+            assert (w["total_discard"], w["total_self_drawn"], w["legal_discard"],
+                    w["legal_self_drawn"], w["live"]) == (
+                ws.total_discard[i, t], ws.total_self_drawn[i, t], ws.legal_discard[i, t],
+                ws.legal_self_drawn[i, t], ws.live[i, t])
+            if rules == "mcr":
+                assert pts(w["fans_discard"]) == w["total_discard"]
+                assert pts(w["fans_self_drawn"]) == w["total_self_drawn"]
+            n_waits += 1
+    assert n_waits > len(b)
+    # meld tiles: a kong counts four
+    mc = meld_counts(b)
+    i = int(np.flatnonzero(b.n_melds > 0)[0])
+    assert mc[i].sum() == sum(4 if b.melds[i, j, 0] == 2 else 3 for j in range(b.n_melds[i]))

@@ -110,6 +110,23 @@ def _bad_input(exc: Exception) -> None:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
+def _load_job(build):
+    """``build()`` (a job from a spec and options); a bad spec or option exits 2."""
+    from ..errors import MjfastError
+    try:
+        return build()
+    except MjfastError as exc:
+        _bad_input(exc)
+
+
+def _run_and_exit(job, out: str, workers, dask: bool, scheduler, quiet: bool,
+                  json_out: bool, label: str, t0: float) -> None:
+    """Run ``job``, print its summary and exit with the job's code (``hands``, ``study``)."""
+    summary, code = _execute(job, out, workers, dask, scheduler, quiet or json_out, label)
+    _print_summary(summary, time.perf_counter() - t0, json_out)
+    raise typer.Exit(code)
+
+
 @app.command("hands")
 def hands_command(
     spec: Optional[str] = typer.Option(None, "--spec", help="A hands spec TOML file "
@@ -134,22 +151,19 @@ def hands_command(
 ) -> None:
     """Generate (or read) hands and write shanten, waits, every wait scored and the
     scores of complete hands as the ``hands`` table."""
-    from ..errors import MjfastError
     t0 = time.perf_counter()
-    try:
+    over = dict(kind=kind, n=n, seed=seed, shard_size=shard_size, strings=strings,
+                wait_fans=wait_fans,
+                rules=[r.strip() for r in rules.split(",")] if rules else None,
+                variants=list(variant) if variant else None)
+    if files:
+        over.update(source="files", files=list(files))
+
+    def build():
         from ..pipelines import hands
-        over = dict(kind=kind, n=n, seed=seed, shard_size=shard_size, strings=strings,
-                    wait_fans=wait_fans,
-                    rules=[r.strip() for r in rules.split(",")] if rules else None,
-                    variants=list(variant) if variant else None)
-        if files:
-            over.update(source="files", files=list(files))
-        job = hands.job_from_spec(spec, **over)
-    except MjfastError as exc:
-        _bad_input(exc)
-    summary, code = _execute(job, out, workers, dask, scheduler, quiet or json_out, "hands")
-    _print_summary(summary, time.perf_counter() - t0, json_out)
-    raise typer.Exit(code)
+        return hands.job_from_spec(spec, **over)
+    job = _load_job(build)
+    _run_and_exit(job, out, workers, dask, scheduler, quiet, json_out, "hands", t0)
 
 
 @app.command("study")
@@ -162,16 +176,13 @@ def study_command(
 ) -> None:
     """Run a rule-balance study: the same deals or hands under each variant (rescore) or
     the same walls played again (resimulate), into one dataset."""
-    from ..errors import MjfastError
     t0 = time.perf_counter()
-    try:
+
+    def build():
         from ..pipelines import study
-        job = study.job_from_spec(spec)
-    except MjfastError as exc:
-        _bad_input(exc)
-    summary, code = _execute(job, out, workers, dask, scheduler, quiet or json_out, "study")
-    _print_summary(summary, time.perf_counter() - t0, json_out)
-    raise typer.Exit(code)
+        return study.job_from_spec(spec)
+    job = _load_job(build)
+    _run_and_exit(job, out, workers, dask, scheduler, quiet, json_out, "study", t0)
 
 
 @app.command("run")
@@ -188,16 +199,14 @@ def run_command(
     under each MCR variant, a small simulation of each rule set, a ready-hand sample),
     written to ./mjfast-out/ with its report, and a summary printed."""
     from pathlib import Path
-
-    from ..errors import MjfastError
     t0 = time.perf_counter()
-    try:
+
+    def build():
         from ..pipelines import study
         from ..pipelines._run import available_sources
-        job = study.job_from_spec(spec, default="run",
-                                  **({} if spec else {"sources": available_sources()}))
-    except MjfastError as exc:
-        _bad_input(exc)
+        return study.job_from_spec(spec, default="run",
+                                   **({} if spec else {"sources": available_sources()}))
+    job = _load_job(build)
     if not quiet and not json_out:
         typer.echo(f"mjfast run: {len(job.shards)} shards -> {out}/ "
                    "(the first run compiles the kernels once)", err=True)

@@ -19,6 +19,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+from numba import njit
+
+from ..kernels._config import JIT_OPTIONS
 
 # The datasets module (a layer above) defines the table types; these are the same fields,
 # built by name here and cast to the tables' types by ``mjfast.datasets.conform``.
@@ -44,25 +47,56 @@ def _offsets(per_row: np.ndarray) -> np.ndarray:
     return off
 
 
+@njit(**JIT_OPTIONS)
+def _fans_csr(fan_counts, good, points):
+    """Dense (N, F) fan counts -> CSR (offsets int32, ids int16, points int32, counts
+    int16) in two passes over the matrix; rows not ``good`` are empty (and zeroed)."""
+    n, f = fan_counts.shape
+    offsets = np.empty(n + 1, dtype=np.int32)
+    offsets[0] = 0
+    total = 0
+    for i in range(n):
+        if good[i]:
+            for j in range(f):
+                if fan_counts[i, j] != 0:
+                    total += 1
+        else:
+            for j in range(f):
+                fan_counts[i, j] = 0
+        offsets[i + 1] = total
+    ids = np.empty(total, dtype=np.int16)
+    pts = np.empty(total, dtype=np.int32)
+    cnt = np.empty(total, dtype=np.int16)
+    k = 0
+    for i in range(n):
+        if good[i]:
+            for j in range(f):
+                c = fan_counts[i, j]
+                if c != 0:
+                    ids[k] = j
+                    pts[k] = points[j]
+                    cnt[k] = c
+                    k += 1
+    return offsets, ids, pts, cnt
+
+
 def fan_lists(fan_counts: np.ndarray, points: np.ndarray, good: np.ndarray
               ) -> tuple[pa.Array, pa.Array, pa.Array]:
     """(N, F) counts -> (``fans`` list<FAN>, ``fan_ids`` list<int16>, ``fan_counts``
     list<int16>), null where ``good`` is False. ``fan_counts`` rows of bad rows are
-    zeroed in place."""
-    n, f = fan_counts.shape
-    good = np.asarray(good, dtype=bool)
-    if n and not good.all():
-        fan_counts[~good] = 0
-    flat = fan_counts.reshape(-1)
-    idx = np.flatnonzero(flat)
-    rows = idx // f
-    ids = (idx - rows * f).astype(np.int16)
-    cnt = flat[idx].astype(np.int16)
-    offsets = pa.array(_offsets(np.bincount(rows, minlength=n)))
+    zeroed in place. One compiled pass builds the Arrow buffers (no per-row Python)."""
+    good = np.ascontiguousarray(good, dtype=np.bool_)
+    if not fan_counts.flags.c_contiguous:
+        fan_counts = np.ascontiguousarray(fan_counts)
+    points = np.ascontiguousarray(points, dtype=np.int32)
+    if points.shape[0] < fan_counts.shape[1] or good.shape[0] != fan_counts.shape[0]:
+        raise ValueError(f"fan_lists: {points.shape[0]} points and {good.shape[0]} flags "
+                         f"for a {fan_counts.shape} fan matrix")
+    off, ids, pts, cnt = _fans_csr(fan_counts, good, points)
+    offsets = pa.array(off)
     mask = None if good.all() else pa.array(~good)
     id_arr, cnt_arr = pa.array(ids), pa.array(cnt)
-    pts = pa.array(np.asarray(points, dtype=np.int32)[ids.astype(np.intp)])
-    values = pa.StructArray.from_arrays([id_arr, pts, cnt_arr], fields=list(FAN))
+    values = pa.StructArray.from_arrays([id_arr, pa.array(pts), cnt_arr], fields=list(FAN))
     return (pa.ListArray.from_arrays(offsets, values, mask=mask),
             pa.ListArray.from_arrays(offsets, id_arr, mask=mask),
             pa.ListArray.from_arrays(offsets, cnt_arr, mask=mask))
@@ -98,6 +132,128 @@ def wait_lists(ws, rows: np.ndarray | None = None, fans_discard: pa.Array | None
     values = pa.StructArray.from_arrays(children, fields=fields)
     mask = None if rows is None or np.all(rows) else pa.array(~np.asarray(rows, dtype=bool))
     return pa.ListArray.from_arrays(offsets, values, mask=mask)
+
+
+def take_rows(batch, idx: np.ndarray):
+    """Rows ``idx`` of a :class:`~mjfast.hand.HandBatch` (a new batch, arrays copied)."""
+    import dataclasses
+    return type(batch)(**{f.name: (getattr(batch, f.name)[idx] if f.name != "rules"
+                                   else batch.rules) for f in dataclasses.fields(batch)})
+
+
+def meld_counts(batch) -> np.ndarray:
+    """(N, 34) int16: the tiles of each hand's called melds (a kong counts four)."""
+    n = len(batch)
+    out = np.zeros((n, 34), dtype=np.int16)
+    nm = np.asarray(batch.n_melds)
+    for j in range(batch.melds.shape[1]):
+        r = np.flatnonzero(nm > j)          # a row appears once per slot: no add.at needed
+        if not r.size:
+            break
+        kind = batch.melds[r, j, 0]
+        tile = batch.melds[r, j, 1].astype(np.intp)
+        chow = kind == 0
+        for d in range(3):
+            out[r[chow], tile[chow] + d] += 1
+        out[r[~chow], tile[~chow]] += np.where(kind[~chow] == 1, 3, 4).astype(np.int16)
+    return out
+
+
+# Situation bits of a ready hand's flags that a wait's win sets itself (as the MCR wait
+# kernel does without ``visible``): a discard win keeps robbing-a-kong, a self-draw keeps
+# the kong replacement; 和绝张 (FOURTH_TILE) needs the visible tiles, so it is cleared.
+def _wait_flags(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    from ..hand import FOURTH_TILE, KONG_REPLACEMENT, ROBBING_KONG, SELF_DRAWN
+    f = np.asarray(flags, dtype=np.uint16)
+    base = f & np.uint16(~(SELF_DRAWN | FOURTH_TILE | KONG_REPLACEMENT | ROBBING_KONG) & 0xFFFF)
+    return (base | (f & np.uint16(ROBBING_KONG)),
+            base | np.uint16(SELF_DRAWN) | (f & np.uint16(KONG_REPLACEMENT)))
+
+
+def _wait_fans_generic(batch, ws, rows, variant, threads):
+    """Each wait's fan lists from the batch scorer (rule sets without the fast path)."""
+    from ..hand import SELF_DRAWN
+    from ._api import score_batch
+    r, t = wait_positions(ws, rows)
+    wb = take_rows(batch, r)
+    wb.counts[np.arange(r.size), t] += 1
+    wb.winning_tile[:] = t
+    out = []
+    for self_drawn in (False, True):
+        wb.flags[:] = ((batch.flags[r] | SELF_DRAWN) if self_drawn
+                       else (batch.flags[r] & ~np.uint16(SELF_DRAWN)))
+        sc = score_batch(wb, variant=variant, threads=threads)
+        fans, _, _ = fan_lists(sc.fan_counts, fan_points(batch.rules, variant, sc.fan_counts.shape[1]),
+                               np.asarray(sc.complete, dtype=bool))
+        out.append(fans)
+    return out
+
+
+def score_wait_lists(batch, rows: np.ndarray | None = None, variant: str | None = None,
+                     fans: bool = True, threads: int | None = None) -> pa.Array:
+    """Every winning tile of the ready hands of ``batch`` (``rows``: a bool mask of them;
+    None = all) scored on a discard and on a self-draw, as ``list<WAIT>`` (null for the
+    other rows); ``fans``: each wait's fan lists too. The same values as
+    ``score_waits_batch`` (no ``visible``).
+
+    MCR: the winning tiles come from the shanten tables (:func:`mjfast.waits`), then only
+    the (hand, tile) pairs that win go through the batch scorer, once per way; its fan
+    matrix gives the totals and the fan lists in one pass. (The wait kernel scores all 34
+    tiles of every hand, and a second pass was needed for the fan lists.) Other rule sets:
+    the wait kernel, then the batch scorer for the fan lists."""
+    from .._shanten import waits as find_waits
+    from . import scorer_module
+    from ._api import score_batch
+    n = len(batch)
+    rows = np.ones(n, dtype=bool) if rows is None else np.asarray(rows, dtype=bool)
+    idx = np.flatnonzero(rows)
+    sub = batch if idx.size == n else take_rows(batch, idx)
+    if batch.rules != "mcr":
+        ws = scorer_module(batch.rules).score_waits_batch(sub, None, variant=variant)
+        fd, fs = (_wait_fans_generic(sub, ws, None, variant, threads) if fans and idx.size
+                  else (None, None))
+        sub_lists = wait_lists(ws, None, fd, fs)
+    else:
+        mc = meld_counts(sub)
+        w = find_waits(sub.counts, batch.rules, visible=mc, threads=threads)
+        held = np.asarray(sub.counts, dtype=np.int16) + mc
+        r, t = np.nonzero(np.asarray(w.mask, dtype=bool) & (held < 4))
+        wb = take_rows(sub, r)
+        wb.counts[np.arange(r.size), t] += 1
+        wb.winning_tile[:] = t
+        ways = []
+        points = None
+        for flags in _wait_flags(sub.flags[r]):
+            wb.flags[:] = flags
+            sc = score_batch(wb, variant=variant, threads=threads)
+            if not np.all(sc.complete):
+                raise RuntimeError("a winning tile from the shanten tables does not "
+                                   "complete the hand for the scorer (a bug)")
+            fl = None
+            if fans:
+                if points is None:
+                    points = fan_points(batch.rules, variant, sc.fan_counts.shape[1])
+                fl = fan_lists(sc.fan_counts, points, np.ones(r.size, dtype=bool))[0]
+            ways.append((sc, fl))
+        (d, fd), (s, fs) = ways
+        offsets = pa.array(_offsets(np.bincount(r, minlength=idx.size)))
+        children = [pa.array(t.astype(np.int8)),
+                    pa.array(np.asarray(w.live)[r, t].astype(np.int8)),
+                    pa.array(d.totals.astype(np.int32)), pa.array(s.totals.astype(np.int32)),
+                    pa.array(np.asarray(d.legal, dtype=bool)),
+                    pa.array(np.asarray(s.legal, dtype=bool)),
+                    fd if fd is not None else pa.nulls(r.size, pa.list_(FAN)),
+                    fs if fs is not None else pa.nulls(r.size, pa.list_(FAN))]
+        fields = [pa.field(k, ty) for k, ty in _WAIT_BASE] + [
+            pa.field("fans_discard", pa.list_(FAN)), pa.field("fans_self_drawn", pa.list_(FAN))]
+        sub_lists = pa.ListArray.from_arrays(offsets, pa.StructArray.from_arrays(children, fields=fields))
+    if idx.size == n:
+        return sub_lists
+    # spread the ready hands' lists over all rows (null elsewhere)
+    per = np.zeros(n, dtype=np.int64)
+    per[idx] = np.diff(np.asarray(sub_lists.offsets))
+    return pa.ListArray.from_arrays(pa.array(_offsets(per)), sub_lists.values,
+                                    mask=pa.array(~rows))
 
 
 def error_column(n: int, ok: np.ndarray, messages, incomplete: np.ndarray | None = None
@@ -191,5 +347,5 @@ def score_strings(strings, rules: str = "mcr", variant: str | None = None,
                      for k, v in cols.items()})
 
 
-__all__ = ["fan_points", "fan_lists", "wait_lists", "wait_positions", "error_column", "score_strings",
-           "NOT_COMPLETE"]
+__all__ = ["fan_points", "fan_lists", "wait_lists", "wait_positions", "score_wait_lists",
+           "meld_counts", "take_rows", "error_column", "score_strings", "NOT_COMPLETE"]
