@@ -24,6 +24,7 @@ def _steps(rules: str):
     """(name, thunk) pairs for one rule set."""
     import mjfast
     from mjfast import _generate
+    from mjfast.scoring import _arrow
 
     b = _generate.random_hands(48, rules, "complete", seed=1, threads=1)
     r = _generate.random_hands(48, rules, "ready", seed=1, threads=1)
@@ -35,6 +36,13 @@ def _steps(rules: str):
         for h in hands:
             text = format_hand(h, "mcr" if rules == "mcr" else "mpsz")
             mjfast.score(parse_hand(text, rules=rules), rules=rules)
+
+    def score_table():                 # the batch path: strings -> Arrow (MCR strings)
+        import polars as pl
+        from mjfast.notation import format_hand
+        if rules == "mcr":
+            mjfast.score_table(pl.DataFrame({"hand": [format_hand(h, "mcr") for h in hands]}),
+                               rules="mcr")
 
     def shanten_report():
         from mjfast import _shanten as sh
@@ -52,6 +60,8 @@ def _steps(rules: str):
         ("score_batch", lambda: mjfast.score_batch(b, rules=rules)),
         ("shanten batch", lambda: mjfast.shanten(r.counts, rules=rules)),
         ("waits batch", lambda: mjfast.waits(r.counts, rules=rules)),
+        ("wait lists", lambda: _arrow.score_wait_lists(r)),
+        ("score_table", score_table),
     ]
 
 
@@ -84,7 +94,8 @@ def step(rules: str, name: str):
 
 def step_names() -> list[str]:
     return ["score", "parse+score", "decompose", "shanten", "waits", "shanten report",
-            "score_waits", "score_batch", "shanten batch", "waits batch"]
+            "score_waits", "score_batch", "shanten batch", "waits batch", "wait lists",
+            "score_table"]
 
 
 def run(verbose: bool = True) -> dict:

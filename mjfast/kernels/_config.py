@@ -268,3 +268,9 @@ if os.environ.get("MJFAST_ANNOUNCE_COMPILE") == "1":
 def is_warm() -> bool:
     """True when every entry point of :mod:`mjfast._warmup` is in the cache."""
     return CACHE_DIR is not None and os.path.exists(os.path.join(CACHE_DIR, WARM_MARKER))
+
+
+def python_function(kernel):
+    """The Python function behind a compiled kernel (itself under NUMBA_DISABLE_JIT=1), to
+    compile a second, inlined copy of it."""
+    return getattr(kernel, "py_func", kernel)

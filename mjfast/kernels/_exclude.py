@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ._config import JIT_OPTIONS
+from ._config import JIT_OPTIONS, python_function
 
 
 @njit(**JIT_OPTIONS)
@@ -62,5 +62,5 @@ def total_of(ft, points):
 # The same two functions inlined (Numba IR inlining) into a caller's hot loop: the small
 # scorers (Taiwan, Tuidaohu) call them once per reading, where the call itself -- some
 # forty arguments, the arrays passed field by field -- costs as much as the work.
-apply_exclusions_inline = njit(inline="always", **JIT_OPTIONS)(apply_exclusions.py_func)
-total_of_inline = njit(inline="always", **JIT_OPTIONS)(total_of.py_func)
+apply_exclusions_inline = njit(inline="always", **JIT_OPTIONS)(python_function(apply_exclusions))
+total_of_inline = njit(inline="always", **JIT_OPTIONS)(python_function(total_of))

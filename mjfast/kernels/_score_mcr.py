@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..rules._profile import I_FLOWERS_TO_MIN, I_MINIMUM
-from ._config import JIT_OPTIONS
+from ._config import JIT_OPTIONS, python_function
 from ._mcr_fans import (CONCEALED_KONG_AND_MELDED_KONG, F_FIRST_TURN, F_FOURTH_TILE,
                         F_KONG_REPLACEMENT, F_ROBBING_KONG, F_SELF_DRAWN, FLOWER_TILES, KNITTED,
                         N_FANS, PREDICATE_KEYS)
@@ -26,7 +26,7 @@ _JIT = dict(JIT_OPTIONS, error_model="numpy")
 # score_one inlined (Numba IR inlining) into the batch loop: one call site, and the call
 # itself -- some 25 arguments, most of them arrays passed field by field -- cost about as
 # much as a tenth of a hand. The waits kernel keeps the plain call (two call sites).
-_score_one_inline = njit(inline="always", **_JIT)(score_one.py_func)
+_score_one_inline = njit(inline="always", **_JIT)(python_function(score_one))
 
 
 @njit(**_JIT)

@@ -19,7 +19,7 @@ from numba import njit, prange
 
 from ..rules._keys import TAIWAN_KEYS
 from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
-from ._config import JIT_OPTIONS
+from ._config import JIT_OPTIONS, python_function
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
@@ -312,7 +312,7 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, di
 
 # score_one inlined into the batch loop (one call site; see _best_reading). The entry
 # point (mjfast.kernels._entry) keeps the plain call.
-_score_one_inline = njit(inline="always", **JIT_OPTIONS)(score_one.py_func)
+_score_one_inline = njit(inline="always", **JIT_OPTIONS)(python_function(score_one))
 
 
 @njit(**JIT_OPTIONS)

@@ -19,7 +19,7 @@ from numba import njit
 
 from ..rules._keys import TUIDAOHU_KEYS
 from ..rules._profile import I_FORM_MASK, I_NCOLS
-from ._config import JIT_OPTIONS
+from ._config import JIT_OPTIONS, python_function
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions
@@ -204,7 +204,7 @@ def kong_units(melds, n_melds, kong_vals, n_players):
 # score_one inlined (Numba IR inlining) into the batch loop (one call site; the call and
 # its ~100 scalar arguments cost a measurable share of a hand). The waits kernel and the
 # entry point keep the plain call.
-_score_one_inline = njit(inline="always", **JIT_OPTIONS)(score_one.py_func)
+_score_one_inline = njit(inline="always", **JIT_OPTIONS)(python_function(score_one))
 
 
 @njit(**JIT_OPTIONS)
