@@ -99,7 +99,9 @@ def test_names_keep_identity_after_importing_every_submodule_and_calling_twice()
     for name, obj in before.items():
         if isinstance(obj, types.FunctionType) and name != "get_rules":
             assert obj.__module__.split(".")[-1].startswith("_"), (name, obj.__module__)
-    assert not hasattr(mjfast, "__getattr__")
+    # the lazy re-exports (PEP 562) are stored on first use: plain attributes from then on
+    for name in mjfast.__all__:
+        assert vars(mjfast)[name] is before[name], name
 
 
 def test_no_module_shares_a_public_name():
@@ -144,6 +146,19 @@ def test_one_threads_meaning():
         with pytest.raises(ArgumentError):
             fn(arg, threads=0)
     assert np.array_equal(mjfast.score_batch(b, threads=1).totals, mjfast.score_batch(b).totals)
+
+
+def test_command_line_help_imports_no_kernels():
+    """``mjfast --help`` loads Typer and the command modules, not Numba or NumPy (the
+    re-exports of ``mjfast/__init__`` load on first use)."""
+    import subprocess
+    code = ("import sys, mjfast, mjfast.cli; print(sorted(m for m in ('numba', 'numpy', "
+            "'polars', 'pyarrow', 'mjfast.kernels') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+    help_text = subprocess.run([sys.executable, "-m", "mjfast", "--help"], capture_output=True,
+                               text=True, check=True).stdout
+    assert "simulate" in help_text and "run" in help_text
 
 
 def test_import_is_cheap():
