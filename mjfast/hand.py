@@ -26,9 +26,19 @@ def register_layer_function(name: str, fn: Callable[..., Any]) -> None:
     _LAYER_FUNCTIONS[name] = fn
 
 
+# the upper-layer module that registers each function (imported on first need: the
+# package's re-exports load lazily, so a Hand can exist before those modules are imported)
+_LAYER_MODULES = {"format_hand": "mjfast.notation._api", "decompose": "mjfast._decompose",
+                  "shanten": "mjfast._shanten", "waits": "mjfast._shanten"}
+
+
 def _layer_function(name: str) -> Callable[..., Any]:
     fn = _LAYER_FUNCTIONS.get(name)
-    if fn is None:   # importing any mjfast module imports the package, which registers all
+    if fn is None:
+        import importlib
+        importlib.import_module(_LAYER_MODULES[name])
+        fn = _LAYER_FUNCTIONS.get(name)
+    if fn is None:   # the module is still being imported (an import cycle)
         raise RuntimeError(f"mjfast is still being imported: {name} is not available yet")
     return fn
 

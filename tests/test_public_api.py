@@ -133,6 +133,18 @@ def test_hand_methods_reach_the_upper_layers():
     assert int(mjfast.parse_hand(MCR_READY).waits().mask.sum()) == 9
 
 
+def test_hand_methods_work_in_a_fresh_process():
+    """The re-exports load lazily: a Hand's methods import the layer they need (a fresh
+    interpreter that touched only ``Hand`` and ``parse_hand``)."""
+    import subprocess
+    code = ("import mjfast; h = mjfast.parse_hand(%r); "
+            "print(h.shanten(), len(h.decompose()) > 0, str(h) == h.to_string('mcr'), "
+            "int(mjfast.parse_hand(%r).waits().mask.sum()))" % (MCR_COMPLETE, MCR_READY))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["-1", "True", "True", "9"]
+
+
 def test_one_threads_meaning():
     from mjfast import _threads
     from mjfast.errors import ArgumentError
