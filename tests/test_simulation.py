@@ -374,6 +374,19 @@ def test_two_player_chips():
         simulate("mcr", "efficiency", deals=1, chips=10)
 
 
+def test_a_run_without_chips_after_one_with_chips_has_no_cap():
+    """The worker's context is reused within a process: a run with chips must not leave
+    its caps behind for the next run without them."""
+    def rows(res):
+        t = res.tables["deals"]
+        return t.column("scores").to_pylist(), t.column("total").to_pylist()
+    before = rows(simulate("two_player", "efficiency", deals=32, seed=24))
+    capped = rows(simulate("two_player", "efficiency", deals=32, seed=24, chips=6))
+    after = rows(simulate("two_player", "efficiency", deals=32, seed=24))
+    assert capped != before                       # the cap binds on these deals
+    assert after == before
+
+
 @pytest.mark.parametrize("rules, chips", [("mcr", None), ("two_player", 12)])
 def test_python_loop_keeps_the_game_structure(rules, chips):
     """The Python loop (Python policies' path) re-seats, caps and ends games as the

@@ -88,8 +88,9 @@ def game_start(G, mode, players, first_dealer, length, max_deals, chips):
 @njit(**JIT_OPTIONS)
 def deal_caps(G, P, cap_on, cap0):
     """Write the next deal's chip caps into the context parameters ``P`` (slots
-    ``cap_on``, ``cap0..``): each position's entrant's stack. No-op without chips."""
+    ``cap_on``, ``cap0..``): each position's entrant's stack; without chips, the cap is switched off."""
     if G[G_CHIPS] <= 0:
+        P[cap_on] = 0              # a context reused after a run with chips: no cap now
         return
     P[cap_on] = 1
     for p in range(G[G_PLAYERS]):
