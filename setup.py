@@ -2,9 +2,9 @@
 the rest is in pyproject.toml.
 
 Warm-up: after the extensions are built, ``python -m mjfast._warmup`` compiles every
-kernel into ``mjfast/kernels/_jitcache/<KEY>`` (in the source tree for an editable
-install, in the wheel otherwise), so that a fresh install's first command loads compiled
-kernels instead of compiling them (``mjfast/kernels/_config.py``). It needs Numba in the
+kernel into ``mjfast/kernels/_jitcache/`` (in the source tree for an editable install, in
+the wheel otherwise), so that a fresh install's first command loads compiled kernels
+instead of compiling them (``mjfast/kernels/_cache.py``). It needs Numba in the
 build environment (a build requirement). ``MJFAST_NO_WARMUP=1`` skips it; a failed
 warm-up is reported and does not fail the build (the kernels then compile at first use).
 """
@@ -41,14 +41,12 @@ class build_ext_and_warm(build_ext):
             return
         editable = self.inplace or getattr(self, "editable_mode", False)
         root = HERE if editable else Path(self.build_lib).resolve()
-        jit = root / "mjfast" / "kernels" / "_jitcache"
-        env = dict(os.environ, MJFAST_JIT_BUILD_DIR=str(jit),
+        env = dict(os.environ,
                    PYTHONPATH=os.pathsep.join([str(root)] + [x for x in [os.environ.get("PYTHONPATH")] if x]))
-        env.pop("NUMBA_DISABLE_JIT", None)
-        code = ("import os, shutil, sys; from mjfast.kernels import _config as c; "
-                "d = os.environ['MJFAST_JIT_BUILD_DIR']; "
-                "[shutil.rmtree(os.path.join(d, k), ignore_errors=True) for k in os.listdir(d) if k != c.KEY]; "
-                "sys.exit(0 if c.is_warm() else 1)")
+        for var in ("NUMBA_DISABLE_JIT", "MJFAST_CACHE_DIR"):
+            env.pop(var, None)
+        code = ("import sys; from mjfast.kernels import _cache as c; "
+                "sys.exit(0 if c.CACHE_DIR == str(c.SHIPPED) and c.is_warm() else 1)")
         if subprocess.run([sys.executable, "-c", code], cwd=root, env=env).returncode == 0:
             print("mjfast: kernel cache already warm", file=sys.stderr)
             return

@@ -3,7 +3,7 @@
 ``setup.py`` runs this while building (``pip install``), with ``MJFAST_JIT_BUILD_DIR``
 pointing at ``mjfast/kernels/_jitcache/<KEY>``: the compiled kernels ship with the package
 and a fresh install's first command loads them instead of compiling (see
-``mjfast/kernels/_config.py``). It drives the public API the way the command line does
+``mjfast/kernels/_cache.py``). It drives the public API the way the command line does
 (parse, decompose, shanten, waits, score, score-waits, batch scoring, the generator) on a
 few generated hands of every rule set, so it follows whatever kernels those calls use
 without naming them. A step that fails is reported and skipped (its kernels then compile
@@ -102,7 +102,7 @@ def run(verbose: bool = True) -> dict:
     """Run every step; returns ``{"steps": {name: seconds}, "failed": {name: error}}`` and
     writes it as the cache's warm marker (a failed step only leaves its kernels to compile
     at first use; the rest of the cache still ships)."""
-    from mjfast.kernels import _config
+    from mjfast.kernels import _cache
     from mjfast.rules.registry import RULESETS
 
     t0 = time.perf_counter()
@@ -125,10 +125,10 @@ def run(verbose: bool = True) -> dict:
             steps[key] = round(time.perf_counter() - t, 2)
             if verbose:
                 print(f"mjfast warm-up: {key} {steps[key]:.1f} s", file=sys.stderr, flush=True)
-    out = {"key": _config.KEY, "cache": _config.CACHE_DIR, "steps": steps, "failed": failed,
-           "seconds": round(time.perf_counter() - t0, 1)}
-    if _config.CACHE_DIR:   # what compiled is valid even when a step failed (listed)
-        path = os.path.join(_config.CACHE_DIR, _config.WARM_MARKER)
+    out = {"stamps": _cache.warm_stamps(), "cache": _cache.CACHE_DIR, "steps": steps,
+           "failed": failed, "seconds": round(time.perf_counter() - t0, 1)}
+    if _cache.CACHE_DIR:   # what compiled is valid even when a step failed (listed)
+        path = os.path.join(_cache.CACHE_DIR, _cache.WARM_MARKER)
         with open(path + ".tmp", "w") as fh:
             json.dump(out, fh, indent=1)
         os.replace(path + ".tmp", path)

@@ -1,10 +1,11 @@
-"""The user kernel cache keeps a few keyed folders, never the current one (prune_stale)."""
+"""The user kernel cache (a read-only install) keeps a few keyed folders, never the current
+one (prune_stale)."""
 from __future__ import annotations
 
 import os
 import time
 
-from mjfast.kernels import _config
+from mjfast.kernels import _cache as _config
 
 
 def _folder(parent, name, age_s):
@@ -51,11 +52,13 @@ def test_prune_never_fails(tmp_path, monkeypatch):
 def test_choose_cache_dir_prunes_its_parent(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.delenv("MJFAST_JIT_BUILD_DIR", raising=False)
-    monkeypatch.setenv("MJFAST_JIT_NO_SHIPPED", "1")
+    monkeypatch.delenv("MJFAST_CACHE_DIR", raising=False)
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")                    # the shipped folder cannot be created here
+    monkeypatch.setattr(_config, "SHIPPED", blocked / "_jitcache")
     parent = tmp_path / "mjfast"
     parent.mkdir()
-    stale = [_folder(parent, f"numba-{i:016x}", 5 * 24 * 3600 + i) for i in range(1, 7)]
+    stale = [_folder(parent, f"jit-{i:016x}", 5 * 24 * 3600 + i) for i in range(1, 7)]
     chosen = _config.choose_cache_dir()
     assert os.path.dirname(chosen) == str(parent)
     kept = [p for p in stale if p.is_dir()]

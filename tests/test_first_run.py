@@ -1,6 +1,7 @@
-"""The first run: kernels compiled at install time are loaded, not compiled, by a copy of
-the package elsewhere (a wheel in site-packages); compiling is announced once, by the CLI
-only. (How long a first run takes is a benchmark: benchmarks/bench_first_run.py.)"""
+"""The kernel cache: compiled at install time and loaded by a copy of the package elsewhere
+(a wheel in site-packages); each function keyed by the sources it depends on, so an edit
+recompiles what it touches and nothing else; compiling is announced once, by the CLI only.
+(How long a first run takes is a benchmark: benchmarks/bench_first_run.py.)"""
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 
 from conftest import REPO
-from mjfast.kernels import _config
+from mjfast.kernels import _cache
 
 COUNT_COMPILES = """
 import json, sys
@@ -22,11 +23,14 @@ class L(event.Listener):
     def on_end(self, ev): pass
 event.register("numba:compile", L())
 import mjfast
-from mjfast.kernels import _config
+from mjfast.kernels import _cache
 b = mjfast.random_hands(50, "taiwan", "ready", seed=3, threads=1)
-if sys.argv[1] == "mark":
-    open(_config.CACHE_DIR + "/" + _config.WARM_MARKER, "w").write("{}")
-print(json.dumps({"compiled": n, "cache": _config.CACHE_DIR, "sum": int(b.counts.sum())}))
+extra = None
+if len(sys.argv) > 1 and sys.argv[1] == "probe":
+    from mjfast.kernels import _probe_use
+    extra = int(_probe_use.probe(1))
+print(json.dumps({"compiled": n, "cache": _cache.CACHE_DIR, "sum": int(b.counts.sum()),
+                  "probe": extra}))
 """
 
 
@@ -36,12 +40,11 @@ def _copy(dst: Path) -> Path:
     return dst
 
 
-def _run(site: Path, home: Path, arg: str, **extra) -> dict:
+def _run(site: Path, home: Path, *args, **extra) -> dict:
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "MJFAST_JIT_BUILD_DIR", "MJFAST_JIT_NO_SHIPPED",
-                        "MJFAST_ANNOUNCE_COMPILE")}
+           if k not in ("NUMBA_CACHE_DIR", "MJFAST_CACHE_DIR", "MJFAST_ANNOUNCE_COMPILE")}
     env.update(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), **extra)
-    out = subprocess.run([sys.executable, "-c", COUNT_COMPILES, arg], env=env, cwd=site,
+    out = subprocess.run([sys.executable, "-c", COUNT_COMPILES, *args], env=env, cwd=site,
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -49,68 +52,86 @@ def _run(site: Path, home: Path, arg: str, **extra) -> dict:
 
 def test_install_time_cache_is_loaded_by_a_copy_elsewhere(tmp_path):
     build = _copy(tmp_path / "build")
-    jit = build / "mjfast" / "kernels" / "_jitcache"
-    made = _run(build, tmp_path / "h0", "mark", MJFAST_JIT_BUILD_DIR=str(jit))
+    made = _run(build, tmp_path / "h0")
     assert "generate_range" in made["compiled"]
-    assert Path(made["cache"]).parent == jit
+    assert Path(made["cache"]) == build / "mjfast" / "kernels" / "_jitcache"
     # "install": the package (with its _jitcache) copied elsewhere, fresh mtimes, new user
     site = tmp_path / "site"
     shutil.copytree(build / "mjfast", site / "mjfast")
     for p in (site / "mjfast").rglob("*.py"):
         p.touch()
-    used = _run(site, tmp_path / "h1", "")
+    used = _run(site, tmp_path / "h1")
     assert used["compiled"] == [], used["compiled"]          # loaded, not compiled
-    assert used["cache"].startswith(str(tmp_path / "h1"))
+    assert Path(used["cache"]) == site / "mjfast" / "kernels" / "_jitcache"
     assert used["sum"] == made["sum"]
-    # without the shipped cache the same run compiles
-    cold = _run(site, tmp_path / "h2", "", MJFAST_JIT_NO_SHIPPED="1")
+    # an empty cache folder (MJFAST_CACHE_DIR) compiles again
+    cold = _run(site, tmp_path / "h2", MJFAST_CACHE_DIR=str(tmp_path / "empty"))
     assert "generate_range" in cold["compiled"]
 
 
-def test_a_changed_kernel_source_is_a_different_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.delenv("MJFAST_JIT_BUILD_DIR", raising=False)
-    fake = tmp_path / "pkg"
-    for sub in ("kernels", "engine", "cli"):
-        (fake / sub).mkdir(parents=True)
-    (fake / "kernels" / "_a.py").write_text("x = 1")
-    (fake / "engine" / "_b.py").write_text("y = 1")
-    (fake / "cli" / "_c.py").write_text("z = 1")
-    monkeypatch.setattr(_config, "PACKAGE", fake)
-    a = _config.choose_cache_dir()
-    (fake / "kernels" / "_a.py").write_text("x = 2")
-    b = _config.choose_cache_dir()
-    assert b != a
-    # the engine calls into the kernels: its sources key the cache too (Numba's own stamp
-    # looks only at the defining file, so a cached engine kept stale kernel code)
-    (fake / "engine" / "_b.py").write_text("y = 2")
-    c = _config.choose_cache_dir()
-    assert c != b
-    # the command line never reaches compiled code: editing it keeps the cache
-    (fake / "cli" / "_c.py").write_text("z = 2")
-    assert _config.choose_cache_dir() == c
+def test_an_edit_recompiles_its_dependants_and_nothing_else(tmp_path):
+    site = _copy(tmp_path / "site")
+    kernels = site / "mjfast" / "kernels"
+    (kernels / "_probe_dep.py").write_text("K = 3\n")
+    (kernels / "_probe_use.py").write_text(
+        "from ._jit import kernel\nfrom ._probe_dep import K\n\n\n"
+        "@kernel\ndef probe(x):\n    return x + K\n")
+    first = _run(site, tmp_path / "h", "probe")
+    assert first["probe"] == 4 and "probe" in first["compiled"]
+    again = _run(site, tmp_path / "h", "probe")
+    assert again["compiled"] == [] and again["probe"] == 4
+    # a constant changed in the module it imports: the caller is stale, and recompiles
+    (kernels / "_probe_dep.py").write_text("K = 5\n")
+    edited = _run(site, tmp_path / "h", "probe")
+    assert edited["probe"] == 6 and edited["compiled"] == ["probe"], edited["compiled"]
+    # an edit to a module the function does not depend on recompiles nothing
+    (site / "mjfast" / "cli" / "_app.py").write_text(
+        (site / "mjfast" / "cli" / "_app.py").read_text() + "\n# edited\n")
+    (kernels / "_probe_other.py").write_text("Z = 1\n")
+    calm = _run(site, tmp_path / "h", "probe")
+    assert calm["compiled"] == [] and calm["probe"] == 6
 
 
-def test_engine_simulation_and_replay_kernels_use_the_keyed_cache():
-    sources = {p.relative_to(_config.PACKAGE).as_posix() for p in _config.jit_sources()}
-    for f in ("kernels/_entry.py", "engine/_core.py", "simulation/_loop.py", "replay/_fold.py",
-              "hand.py", "rules/_profile.py", "datasets/_events.py"):
-        assert f in sources
-    assert not any(s.startswith(("cli/", "report/", "analytics/")) for s in sources)
-    if _config.CACHE_DIR is None:
+def test_stamps_follow_module_level_imports(tmp_path, monkeypatch):
+    fake = tmp_path / "mjfast"
+    (fake / "kernels").mkdir(parents=True)
+    (fake / "engine").mkdir()
+    (fake / "__init__.py").write_text("")
+    (fake / "kernels" / "__init__.py").write_text("")
+    (fake / "engine" / "__init__.py").write_text("")
+    (fake / "kernels" / "_a.py").write_text("X = 1\n")
+    (fake / "kernels" / "_b.py").write_text("def f():\n    from ._a import X\n")   # not module level
+    (fake / "engine" / "_c.py").write_text("from ..kernels import _a\nfrom mjfast.kernels._b import f\n")
+    for fn in (_cache._direct_deps, _cache.imports_of, _cache.module_closure,
+               _cache.module_stamp, _cache._file_hash):
+        fn.cache_clear()
+    monkeypatch.setattr(_cache, "PACKAGE", fake)
+    try:
+        assert _cache.module_closure("mjfast.engine._c") == (
+            "mjfast.engine._c", "mjfast.kernels", "mjfast.kernels._a", "mjfast.kernels._b")
+        assert _cache.module_closure("mjfast.kernels._b") == ("mjfast.kernels._b",)
+    finally:
+        for fn in (_cache._direct_deps, _cache.imports_of, _cache.module_closure,
+                   _cache.module_stamp, _cache._file_hash):
+            fn.cache_clear()
+
+
+def test_engine_simulation_and_replay_kernels_use_the_package_cache():
+    if _cache.CACHE_DIR is None:
         return
     from mjfast.engine import _core
     locator = _core.apply._cache._impl.locator     # the locator Numba chose for it
-    assert locator.get_cache_path() == _config.CACHE_DIR
-    assert locator.get_source_stamp() == _config.KEY
-    assert locator.get_disambiguator().startswith("engine-")
+    assert locator.get_cache_path() == _cache.CACHE_DIR
+    assert locator.get_source_stamp() == _cache.module_stamp("mjfast.engine._core")
+    assert locator.get_disambiguator() == "engine._core"
+    closure = _cache.module_closure("mjfast.engine._core")
+    assert "mjfast.engine._layout" in closure and "mjfast.cli" not in closure
 
 
 ANNOUNCE = """
 import os
 os.environ.update(MJFAST_ANNOUNCE_COMPILE=sys_arg) if (sys_arg := __import__("sys").argv[1]) else None
-import mjfast.kernels._config
+import mjfast.kernels._jit
 from numba import njit
 @njit
 def f(x): return x + 1
@@ -126,7 +147,7 @@ def test_compiling_is_announced_once_when_asked():
                               text=True, check=True,
                               env={k: v for k, v in os.environ.items()
                                    if k != "MJFAST_ANNOUNCE_COMPILE"}).stderr
-    assert stderr("1").count("compiling kernels, first run only") == 1
+    assert stderr("1").count("compiling kernels") == 1
     assert "compiling kernels" not in stderr("")          # library use: silent
 
 

@@ -22,7 +22,7 @@ from . import _hands, _simulate, _replay, _pipelines, _analytics  # noqa: F401,E
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``mjfast`` console script."""
     # a kernel that compiles (not in the cache yet) is announced once on stderr
-    # (mjfast/kernels/_config.py); library users are not told
+    # (mjfast/kernels/_jit.py); library users are not told
     os.environ.setdefault("MJFAST_ANNOUNCE_COMPILE", "1")
     app(args=argv if argv is not None else sys.argv[1:], prog_name="mjfast")
 

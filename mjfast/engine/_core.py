@@ -7,7 +7,6 @@ All functions are Numba ``njit`` and take the state ``S`` (int32[STATE_SIZE], la
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..datasets._events import (K_DEAL, K_DRAW, K_FLOWER, K_DISCARD, K_CHOW, K_PUNG,
                                 K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED,
@@ -15,7 +14,7 @@ from ..datasets._events import (K_DEAL, K_DRAW, K_FLOWER, K_DISCARD, K_CHOW, K_P
                                 K_KONG_PAYMENT, K_DEALER_CHANGE, EF_REPLACEMENT,
                                 EF_ROBBING, EF_FALSE_WIN, EF_HIDDEN, EF_LAST_TILE,
                                 EF_INSTANT)
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 from ._layout import *  # noqa: F401,F403  (offsets and codes are compile-time constants)
 from ._layout import (ACT_FIELDS, ACT_PASS, E_BAD_MELD, E_CHOW_LEFT, E_DEAL, E_DEALER,
                       E_ENDED, E_FIFTH, E_FLOWER, E_HEAD_BUMP, E_KIND, E_KONG,
@@ -50,7 +49,7 @@ from ._score import (C_CHOW, C_DEAD, C_DEALER_REPEAT, C_EIGHT_FL_ID, C_FLOWERS, 
 # ---------------------------------------------------------------------------------------
 # state
 # ---------------------------------------------------------------------------------------
-@njit(**JIT_OPTIONS)
+@kernel
 def init_state(S, ctx, dealer, prevalent, streak, seats, wall, wall_mode):
     """Reset ``S`` for a new deal. ``seats`` int[players] seat winds (None: use
     ``(p - dealer) % players`` by passing an array of -1); ``wall`` int8/int[n] the wall
@@ -95,7 +94,7 @@ def init_state(S, ctx, dealer, prevalent, streak, seats, wall, wall_mode):
     S[H_FLOWER_ROB] = -1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _tile_ok(S, P, t):
     if t < 0:
         return False
@@ -104,7 +103,7 @@ def _tile_ok(S, P, t):
     return t < 42 and S[H_FLOWERS] == 1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def wall_left(S, p):
     """Tiles player ``p`` could still draw (Botzone: its segment; else the shared wall
     minus the dead wall)."""
@@ -113,7 +112,7 @@ def wall_left(S, p):
     return S[H_BACK] - S[H_FRONT] - S[H_DEAD]
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def spent_after(S, p):
     """The wall is spent for the player after ``p`` (the one who acted last): the deal
     is drawn if nobody claims; a win now is on the last tile."""
@@ -121,7 +120,7 @@ def spent_after(S, p):
     return wall_left(S, (p + 1) % n) <= 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _take(S, p, replacement):
     """Index of the wall tile the next draw of ``p`` takes (advances the wall), -1 when
     there is none."""
@@ -142,7 +141,7 @@ def _take(S, p, replacement):
     return i
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _receive(S, P, p, tile, replacement):
     """Take the next wall tile for ``p`` (``tile`` = the logged tile or -1); returns
     (error, tile)."""
@@ -167,12 +166,12 @@ def _receive(S, P, p, tile, replacement):
     return OK, tile
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _meld_at(p, j):
     return MELDS + (p * MAX_MELDS + j) * MELD_FIELDS
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _add_meld(S, p, kind, tile, flags, claimed, frm):
     j = S[H_NMELDS + p]
     if j >= MAX_MELDS:
@@ -188,7 +187,7 @@ def _add_meld(S, p, kind, tile, flags, claimed, frm):
     return OK
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _offset(S, claimer, discarder):
     """HandBatch ``claimed_from``: 1 = the previous player (left), 2 across, 3 next."""
     if S[H_PLAYERS] == 2:
@@ -196,32 +195,32 @@ def _offset(S, claimer, discarder):
     return (claimer - discarder) % 4
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _mark_claimed(S, d):
     k = S[H_NDISC + d]
     if k > 0:
         S[RIVER + d * MAX_RIVER + k - 1] |= RIVER_CLAIMED
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _call_made(S, p):
     S[H_CALLS] += 1
     S[H_FIRST_DONE + p] = 1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _can_replace(S, p):
     """A kong by ``p`` would have a replacement tile."""
     return wall_left(S, p) > 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def next_dealer(S, ctx):
     """(dealer, streak) of the next deal from the ended deal in ``S``."""
     return _next_dealer(S, ctx[0])
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _next_dealer(S, P):
     n = S[H_PLAYERS]
     d = S[H_DEALER]
@@ -238,7 +237,7 @@ def _next_dealer(S, P):
 # ---------------------------------------------------------------------------------------
 # win evaluation
 # ---------------------------------------------------------------------------------------
-@njit(**JIT_OPTIONS)
+@kernel
 def situation_flags(S, p, tile, self_drawn, robbing):
     """The HandBatch situation bits of a win by ``p`` on ``tile`` now."""
     fl = 0
@@ -261,7 +260,7 @@ def situation_flags(S, p, tile, self_drawn, robbing):
     return fl
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _sets_only(c, off, tmp):
     """The suit ``c[off:off+9]`` splits into sets (chows and pungs)."""
     for i in range(9):
@@ -276,7 +275,7 @@ def _sets_only(c, off, tmp):
     return True
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _regular_ok(c, tmp):
     """``c`` (34 counts, a complete-size hand) is sets and one pair."""
     pair_suit = -1
@@ -318,7 +317,7 @@ def _regular_ok(c, tmp):
     return False
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def maybe_complete(c, nm, form_mask):
     """A cheap necessary test that ``c`` (concealed counts with the winning tile) is a
     complete hand of some form in ``form_mask``; exact for the regular form and seven
@@ -327,14 +326,14 @@ def maybe_complete(c, nm, form_mask):
     return _maybe_complete(c, nm, form_mask, tmp)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def could_win(S, ctx, p, tile, self_drawn):
     """The cheap test of :func:`maybe_complete` on ``p``'s hand (plus ``tile`` unless
     self-drawn), read from the state with one small scratch array."""
     return could_win_p(S, ctx[0], p, tile, self_drawn)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def could_win_p(S, P, p, tile, self_drawn):
     """:func:`could_win` with the rule parameters ``P = ctx[0]`` (cheaper to pass than
     the whole context)."""
@@ -351,7 +350,7 @@ def could_win_p(S, P, p, tile, self_drawn):
     return _maybe_complete(c, S[H_NMELDS + p], P[C_FORM_MASK], w[34:])
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _maybe_complete(c, nm, form_mask, tmp):
     if _regular_ok(c, tmp):
         return True
@@ -397,7 +396,7 @@ def _maybe_complete(c, nm, form_mask, tmp):
     return False
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def win_value(S, ctx, p, tile, self_drawn, robbing, out_fans):
     """Score a win by ``p`` on ``tile`` (self-drawn: the tile is already in the hand;
     otherwise the discard / robbed tile is added). Writes fan counts by fan id into
@@ -441,12 +440,12 @@ def win_value(S, ctx, p, tile, self_drawn, robbing, out_fans):
     return total, legal, fl
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _missed(S, p, tile):
     return S[H_MISSED_RULE] == 1 and tile >= 0 and tile < 34 and S[MISSED + 34 * p + tile] == 1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _record_win(S, ctx, p, tile, frm, total, legal, flags, fans, instant_payer, instant):
     w = S[H_N_WINS]
     if w >= MAX_WINS:
@@ -484,7 +483,7 @@ def _record_win(S, ctx, p, tile, frm, total, legal, flags, fans, instant_payer, 
 # ---------------------------------------------------------------------------------------
 # apply
 # ---------------------------------------------------------------------------------------
-@njit(**JIT_OPTIONS)
+@kernel
 def apply(S, ctx, kind, player, tile, aux, target, flags):
     """Validate one event against the rules of play and fold it into ``S``. Returns 0
     (legal) or an error code (``ERROR_MESSAGES``); on an error ``S`` may be partly
@@ -495,7 +494,7 @@ def apply(S, ctx, kind, player, tile, aux, target, flags):
     return err
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def apply_light(S, P, kind, player, tile, aux, target, flags):
     """:func:`apply` for every kind but WIN and KONG_PAYMENT (those score or settle and
     need the whole context), with the rule parameters ``P = ctx[0]`` only: the same
@@ -509,7 +508,7 @@ def apply_light(S, P, kind, player, tile, aux, target, flags):
     return err
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _pre(S, kind, player, tile):
     """The checks every event passes first (the pending flower robbery is cleared)."""
     n = S[H_PLAYERS]
@@ -528,7 +527,7 @@ def _pre(S, kind, player, tile):
     return OK
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _apply(S, ctx, kind, player, tile, aux, target, flags):
     if kind != K_WIN and kind != K_KONG_PAYMENT:
         return _apply_light(S, ctx[0], kind, player, tile, aux, target, flags)
@@ -617,7 +616,7 @@ def _apply(S, ctx, kind, player, tile, aux, target, flags):
     return E_KIND
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _apply_light(S, P, kind, player, tile, aux, target, flags):
     n = S[H_PLAYERS]
     phase = S[H_PHASE]
@@ -883,7 +882,7 @@ def _apply_light(S, P, kind, player, tile, aux, target, flags):
     return E_KIND
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _finish_win(S, ctx, p, t, d, total, legal, fl, fans, robbing):
     """Record a regular win (``d`` -1 self-draw): incomplete hands are errors, except in
     MCR where a declared win that is not legal (incomplete or under 8) is a false win."""

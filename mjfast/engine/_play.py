@@ -3,9 +3,8 @@ event (deal rows, flowers, draws, exhaustive draw, kong payments, dealer change)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 from ._core import (EF_INSTANT, EF_REPLACEMENT, K_CHOW, K_DEAL, K_DEALER_CHANGE,
                     K_DISCARD, K_DRAW, K_EXHAUSTIVE_DRAW, K_FLOWER, K_KONG_ADDED,
                     K_KONG_CONCEALED, K_KONG_EXPOSED, K_KONG_PAYMENT, K_PUNG, K_WIN,
@@ -21,7 +20,7 @@ from ._layout import (ACT_PASS, H_CHOW, H_DEALER, H_DEALER_DONE, H_DEALT, H_DRAW
 from ._score import C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _put(out, n, kind, tile, aux, target):
     if n < MAX_ACTIONS:
         out[n, 0] = kind
@@ -32,7 +31,7 @@ def _put(out, n, kind, tile, aux, target):
     return n
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def legal_actions(S, ctx, p, out):
     """Write the decisions open to player ``p`` now into ``out`` (int[MAX_ACTIONS, 4]
     rows ``kind, tile, aux, target``; ``kind`` an EventKind or ACT_PASS) and return the
@@ -49,7 +48,7 @@ def legal_actions(S, ctx, p, out):
     return n
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def legal_actions_p(S, P, p, out):
     """:func:`legal_actions` with the rule parameters ``P = ctx[0]`` only (cheaper to
     call per decision): a win row is written when the cheap completeness test passes,
@@ -67,7 +66,7 @@ def legal_actions_p(S, P, p, out):
 WIN_UNCHECKED = -2
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def confirm_wins(S, ctx, p, out, n):
     """Score the unchecked win rows of :func:`legal_actions_p` (``out[:n]``): a legal win
     keeps its row (``aux`` back to -1), any other is removed. Returns the row count (0
@@ -92,7 +91,7 @@ def confirm_wins(S, ctx, p, out, n):
     return m
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _legal_turn(S, P, p, out, phase):
     n = 0
     unchecked = False
@@ -117,7 +116,7 @@ def _legal_turn(S, P, p, out, phase):
     return n, unchecked
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _legal_claims(S, P, p, out, phase):
     d = S[H_LAST_PLAYER]
     t = S[H_LAST_TILE]
@@ -151,7 +150,7 @@ def _legal_claims(S, P, p, out, phase):
     return n, unchecked
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _rank(kind):
     if kind == K_WIN:
         return 3
@@ -162,7 +161,7 @@ def _rank(kind):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def resolve_claims(S, kinds):
     """Which declared claims on the live discard / added kong execute: ``kinds[p]`` is
     the EventKind player ``p`` chose (ACT_PASS or -1 for none). Win > pung / kong >
@@ -187,7 +186,7 @@ def resolve_claims(S, kinds):
     return mask
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def auto_step(S, ctx, out):
     """The next forced event, if any: writes ``kind, player, tile, aux, target, flags``
     into ``out`` (int[6]) and returns 1, or returns 0 when a player must decide (or the
@@ -200,7 +199,7 @@ def auto_step(S, ctx, out):
     return auto_step_p(S, ctx[0], out)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def auto_step_p(S, P, out):
     """:func:`auto_step` with the rule parameters ``P = ctx[0]`` only (cheaper to call
     per event)."""
@@ -302,7 +301,7 @@ def auto_step_p(S, P, out):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _low_bit(m):
     for b in range(8):
         if (m >> b) & 1:

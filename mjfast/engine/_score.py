@@ -13,9 +13,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 from ..kernels._entry import score_hand as _entry_score
 from ._layout import H_PAID, H_RECEIVED, MAX_FANS, RULE_CODES, RULES_MCR, RULES_TAIWAN
 
@@ -172,7 +171,7 @@ def fan_table(rules: str, variant: str | None = None):
 # ---------------------------------------------------------------------------------------
 # compiled scoring and settlement
 # ---------------------------------------------------------------------------------------
-@njit(**JIT_OPTIONS)
+@kernel
 def score_hand(ctx, c, win, melds, nm, nflow, flags, seat, prevalent, dealer, discarder,
                streak, td, out_fans):
     """Score one hand through the scorers' compiled entry point
@@ -184,7 +183,7 @@ def score_hand(ctx, c, win, melds, nm, nflow, flags, seat, prevalent, dealer, di
                         ctx[1], ctx[2], out_fans)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _fee(P, gross):
     """The two-player fee on what a player receives: gross x rate, rounded half up."""
     if gross <= 0 or P[C_FEE_NUM] == 0:
@@ -192,7 +191,7 @@ def _fee(P, gross):
     return (2 * gross * P[C_FEE_NUM] + P[C_FEE_DEN]) // (2 * P[C_FEE_DEN])
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def settle_win(ctx, winner, self_drawn, discarder, total, legal, dealer, streak, out):
     """One win settled alone (a deal with no other payment): the gross payments of
     :func:`settle_win_gross`, the fee taken once from the receiver (= the scorers)."""
@@ -200,7 +199,7 @@ def settle_win(ctx, winner, self_drawn, discarder, total, legal, dealer, streak,
     out[winner] -= _fee(ctx[0], got)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def settle_win_gross(ctx, winner, self_drawn, discarder, total, legal, dealer, streak, out):
     """Add one win's payments before any fee (players, + gain / - pay) to ``out`` (int32/64[4]).
 
@@ -262,7 +261,7 @@ def settle_win_gross(ctx, winner, self_drawn, discarder, total, legal, dealer, s
         return got
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def settle_flower_win(ctx, winner, payer, out):
     """Taiwan's instant flower wins: ``payer`` >= 0, 七花搶第八花 (the 8th flower's holder
     pays); ``payer`` -1, 八花独占 (each other player pays). Returns the points."""
@@ -281,14 +280,14 @@ def settle_flower_win(ctx, winner, payer, out):
     return P[C_EIGHT_FL_POINTS]
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def settle_kong(ctx, owner, kind, discarder, out):
     """One kong payment settled alone: :func:`settle_kong_gross`, the fee taken once."""
     got = settle_kong_gross(ctx, owner, kind, discarder, out)
     out[owner] -= _fee(ctx[0], got)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def settle_kong_gross(ctx, owner, kind, discarder, out):
     """Add one kong's payment before any fee to ``out`` (Tuidaohu / two-player; nothing
     elsewhere); returns what the owner received. ``kind`` 0 exposed (the discarder
@@ -312,7 +311,7 @@ def settle_kong_gross(ctx, owner, kind, discarder, out):
     return got
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def in_deal(S, ctx, out):
     """Turn one payment row's gross amounts ``out`` (a WIN or a KONG_PAYMENT) into what
     the deal records, given the deal's earlier rows (``S[H_PAID]``, ``S[H_RECEIVED]``):
@@ -352,7 +351,7 @@ def in_deal(S, ctx, out):
             out[q] -= _fee(P, before + out[q]) - _fee(P, before)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def settle_win_in_deal(S, ctx, winner, self_drawn, discarder, total, legal, dealer, streak,
                        out):
     """A WIN row's payments inside a deal (the engine's path): gross, then :func:`in_deal`."""
@@ -360,7 +359,7 @@ def settle_win_in_deal(S, ctx, winner, self_drawn, discarder, total, legal, deal
     in_deal(S, ctx, out)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def settle_kong_in_deal(S, ctx, owner, kind, discarder, out):
     """A KONG_PAYMENT row's payments inside a deal: gross, then :func:`in_deal`."""
     settle_kong_gross(ctx, owner, kind, discarder, out)

@@ -28,9 +28,8 @@ loop and the Python :class:`GameStructure` share it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 
 MODE_FIXED = 0
 MODE_MCR = 1
@@ -58,14 +57,14 @@ G_SIZE = 20
 SEAT_CHANGE = np.array([[0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 1, 0], [3, 2, 0, 1]], dtype=np.int64)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _seat_round(G, r):
     n = G[G_PLAYERS]
     for i in range(n):
         G[G_ENTRANT + (G[G_FIRST] + i) % n] = SEAT_CHANGE[r % 4, i] if n == 4 else i
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def game_start(G, mode, players, first_dealer, length, max_deals, chips):
     """Reset ``G`` for a new game: ``length`` structural deals (MCR / fixed), at most
     ``max_deals`` deals (the budget or the safety cap), ``chips`` per entrant (0: none)."""
@@ -85,7 +84,7 @@ def game_start(G, mode, players, first_dealer, length, max_deals, chips):
         G[G_END] = END_BUDGET
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def deal_caps(G, P, cap_on, cap0):
     """Write the next deal's chip caps into the context parameters ``P`` (slots
     ``cap_on``, ``cap0..``): each position's entrant's stack; without chips, the cap is switched off."""
@@ -98,7 +97,7 @@ def deal_caps(G, P, cap_on, cap0):
         P[cap0 + p] = s if s > 0 else 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def game_next(G, next_dealer, next_streak, scores):
     """Fold one finished deal (the engine's next dealer and streak, its payments by
     position) into ``G``; set up the next deal. Returns 1 when the game goes on, 0 when

@@ -1,2 +1,8 @@
-"""Private compiled kernels (Numba and Cython). No public names here."""
-from . import _config  # noqa: F401  (sets the Numba cache dir before Numba loads)
+"""Private compiled kernels (Numba and Cython): the compiled layer the packages above use.
+
+What other packages import from here: the ``kernel`` decorator (how the package compiles,
+:mod:`._jit`) and the names listed in ``__all__``; the modules themselves stay private.
+"""
+from ._jit import as_array, kernel, ptr, python_function
+
+__all__ = ["as_array", "kernel", "ptr", "python_function"]

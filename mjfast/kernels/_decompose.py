@@ -14,12 +14,9 @@ scorer and shanten kernels as well as from :func:`decompose_batch`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ._config import JIT_OPTIONS
+from ._jit import kernel
 
-# integer % and // by constants only: no zero-division checks needed
-JIT_OPTIONS = dict(JIT_OPTIONS, error_model="numpy")
 
 from ..rules.registry import (FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT, FORM_REGULAR,  # noqa: F401
                               FORM_SEVEN_PAIRS, FORM_SEVEN_PAIRS_TRIPLET,
@@ -59,7 +56,7 @@ def _knitted_table():
 KNITTED_TILES = _knitted_table()   # (6, 9): the tiles of each knitted straight
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def knitted_tiles(perm_index, out):
     """Fill out[0:9] with the tiles of knitted straight ``perm_index``."""
     for k in range(9):
@@ -71,7 +68,7 @@ def new_scratch():
     return np.zeros((4, 8), dtype=np.int64)
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def _enumerate_sets(c, n_sets, out, n_out, form, pair, extra, st):
     """Append one row per way of covering ``c`` (3 * n_sets tiles) with sets.
 
@@ -150,7 +147,7 @@ def _enumerate_sets(c, n_sets, out, n_out, form, pair, extra, st):
     return n_out
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def _regular(c, out, n_out, form, extra, st):
     total = 0
     for i in range(34):
@@ -191,7 +188,7 @@ def _regular(c, out, n_out, form, extra, st):
     return n_out
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def regular_divisions(c, out, n_out, form, extra):
     """Append every (sets + pair) division of counts ``c`` to out; returns the new count.
 
@@ -201,7 +198,7 @@ def regular_divisions(c, out, n_out, form, extra):
     return _regular(c, out, n_out, form, extra, st)
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def is_seven_pairs(c):
     pairs = 0
     total = 0
@@ -213,7 +210,7 @@ def is_seven_pairs(c):
     return total == 14 and pairs == 7
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def is_thirteen_orphans(c):
     total = 0
     for i in range(34):
@@ -226,7 +223,7 @@ def is_thirteen_orphans(c):
     return True
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def honors_knitted_perm(c):
     """For a 14-tile honors-and-knitted hand, the permutation index its suited tiles fit
     (the first one if several); -1 when it is not that form."""
@@ -255,7 +252,7 @@ def honors_knitted_perm(c):
     return -1
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def is_seven_pairs_triplet(c):
     """Taiwan 七対+刻子: 17 tiles = seven pairs + one triplet (a held four = two pairs)."""
     total = 0
@@ -272,7 +269,7 @@ def is_seven_pairs_triplet(c):
     return trip
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def _special_row(out, n, form, extra):
     out[n, 0] = form
     out[n, 1] = -1
@@ -283,7 +280,7 @@ def _special_row(out, n, form, extra):
     return n + 1
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def divisions_into(c, form_mask, out, st):
     """:func:`divisions` with caller-provided scratch (``new_scratch()``): no allocation."""
     n = 0
@@ -328,7 +325,7 @@ def divisions_into(c, form_mask, out, st):
     return n
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def divisions(c, form_mask, out):
     """All divisions of concealed counts ``c`` allowed by ``form_mask`` into ``out``.
 
@@ -339,7 +336,7 @@ def divisions(c, form_mask, out):
     return divisions_into(c, form_mask, out, st)
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def wait_placements(row, win_tile, out):
     """Where ``win_tile`` can sit in regular-type division ``row``.
 
@@ -380,7 +377,7 @@ def wait_placements(row, win_tile, out):
     return n
 
 
-@njit(**JIT_OPTIONS)
+@kernel(error_model="numpy")
 def _decompose_all(counts, form_mask):
     n = counts.shape[0]
     offsets = np.zeros(n + 1, dtype=np.int64)

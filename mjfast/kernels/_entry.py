@@ -31,14 +31,13 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from numba import njit
 
 from ..rules._profile import (CODE_MCR, CODE_TAIWAN, I_CODE, I_FLOWER_COL,
                               I_FLOWERS_TO_MIN, I_MINIMUM, I_NCOLS)
 from . import _score_mcr as _mcr
 from . import _score_taiwan as _tw
 from . import _score_tuidaohu as _td
-from ._config import JIT_OPTIONS
+from ._jit import kernel
 from ._decompose import DIV_COLS, MAX_DIVISIONS
 
 from ..hand import FIRST_TURN as _F_FIRST_TURN  # noqa: E402  (flag bits: one definition)
@@ -51,7 +50,7 @@ def suit_table() -> np.ndarray:
     return _mcr.build_suit_table()
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def new_workspace(prof, suit_tab):
     """Scratch arrays for one thread's calls (``suit_tab``: :func:`suit_table`, shared)."""
     n = max(prof[0][I_NCOLS], _mcr.N_FANS, _tw.K, 64)
@@ -73,13 +72,13 @@ def workspace(prof) -> tuple:
     return new_workspace(prof, tab)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _clear(out_fans, n):
     for f in range(n):
         out_fans[f] = 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def score_hand_mcr(c, melds, n_melds, win, flags, seat, prevalent, dealer, discarder, streak,
                    table_discards, flowers, prof, ws, out_fans):
     """One MCR hand (see the module docstring)."""
@@ -111,7 +110,7 @@ def score_hand_mcr(c, melds, n_melds, win, flags, seat, prevalent, dealer, disca
     return with_flowers, counted >= ints[I_MINIMUM]
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def score_hand_taiwan(c, melds, n_melds, win, flags, seat, prevalent, dealer, discarder,
                       streak, table_discards, flowers, prof, ws, out_fans):
     """One Taiwan hand (see the module docstring); 8 flowers score 八花独占 alone."""
@@ -125,7 +124,7 @@ def score_hand_taiwan(c, melds, n_melds, win, flags, seat, prevalent, dealer, di
     return total, total >= 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def score_hand_tuidaohu(c, melds, n_melds, win, flags, seat, prevalent, dealer, discarder,
                         streak, table_discards, flowers, prof, ws, out_fans):
     """One Tuidaohu or two-player hand (the profile says which; see the module docstring)."""
@@ -138,7 +137,7 @@ def score_hand_tuidaohu(c, melds, n_melds, win, flags, seat, prevalent, dealer, 
     return total, total >= 0 and total >= prof[0][I_MINIMUM]
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def score_hand(c, melds, n_melds, win, flags, seat, prevalent, dealer, discarder, streak,
                table_discards, flowers, prof, ws, out_fans):
     """Any rule set: dispatches on ``prof`` (compiles the three scorers)."""

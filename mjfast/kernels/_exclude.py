@@ -20,12 +20,11 @@ slower here: most fans exclude nothing and most hands hold only a few fans.)
 """
 from __future__ import annotations
 
-from numba import njit
 
-from ._config import JIT_OPTIONS, python_function
+from ._jit import kernel, python_function
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, skip):
     """Apply the exclusion graph and the deductions to ``ft`` in place (module docstring)."""
     for i in range(off.shape[0]):
@@ -50,7 +49,7 @@ def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, of
                 ft[tgt] = 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def total_of(ft, points):
     """Sum of count x value over every column (negative counts count as 0)."""
     s = 0
@@ -62,5 +61,5 @@ def total_of(ft, points):
 # The same two functions inlined (Numba IR inlining) into a caller's hot loop: the small
 # scorers (Taiwan, Tuidaohu) call them once per reading, where the call itself -- some
 # forty arguments, the arrays passed field by field -- costs as much as the work.
-apply_exclusions_inline = njit(inline="always", **JIT_OPTIONS)(python_function(apply_exclusions))
-total_of_inline = njit(inline="always", **JIT_OPTIONS)(python_function(total_of))
+apply_exclusions_inline = kernel(inline="always")(python_function(apply_exclusions))
+total_of_inline = kernel(inline="always")(python_function(total_of))

@@ -12,9 +12,8 @@ Outputs are the :class:`~mjfast.hand.HandBatch` arrays (rows ``start..stop-1`` f
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ._config import JIT_OPTIONS
+from ._jit import kernel
 
 # ---- float parameters (p) --------------------------------------------------------------
 P_SEVEN_PAIRS = 0           # probability of each special form (0 where the rules lack it)
@@ -85,7 +84,7 @@ BANDS = np.array([[0, 3], [0, 4], [5, 9], [6, 9], [3, 6]], dtype=np.int64)
 N_POOLS = 16
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def mix64(z):
     """splitmix64's finaliser (a bijection of uint64)."""
     z = (z ^ (z >> _S30)) * _M1
@@ -93,38 +92,38 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def stream_start(seed, index):
     """The first state of hand ``index``'s stream for ``seed`` (both uint64)."""
     return mix64(mix64(seed) + (index + _ONE) * _STREAM_STEP)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _next(st):
     st[0] += _GOLDEN
     return mix64(st[0])
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _rand(st):
     """Uniform float in [0, 1)."""
     return float(_next(st) >> _S11) * _INV53
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _randint(st, lo, hi):
     """Uniform int in [lo, hi)."""
     return lo + int(_rand(st) * (hi - lo))
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _shuffle(st, a, n):
     for i in range(n - 1, 0, -1):
         j = _randint(st, 0, i + 1)
         a[i], a[j] = a[j], a[i]
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _pick_suit(st, kinds):
     """A suit (0..2) the tile set has, or -1."""
     n = 0
@@ -142,7 +141,7 @@ def _pick_suit(st, kinds):
     return -1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _pool(st, kinds, pool, pool_list):
     """Fill ``pool`` (bool[34]) with one of the N_POOLS tile pools, cut to the tile set
     (the whole tile set when the cut is empty), and ``pool_list`` with its tiles.
@@ -215,12 +214,12 @@ def _pool(st, kinds, pool, pool_list):
     return n
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _pool_tile(st, pool_list, npool):
     return pool_list[_randint(st, 0, npool)]
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _random_set(st, pool, pool_list, npool, kinds, sk, stl, ns):
     """Append one set drawn from the pool: a chow through the drawn tile (kept when its
     tiles are in the pool, or with 15% when they are in the tile set) or its pung."""
@@ -237,7 +236,7 @@ def _random_set(st, pool, pool_list, npool, kinds, sk, stl, ns):
     return ns + 1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _pattern(st, kinds, sk, stl, suits, w):
     """0..4 sets forming a fan pattern (shifted / identical chows or pungs, straights,
     terminal chows, winds, dragons, short straights, same-rank pungs). Returns the number
@@ -332,7 +331,7 @@ def _pattern(st, kinds, sk, stl, suits, w):
     return ns
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _add_set(c, kind, t):
     if kind == 0:
         c[t] += 1
@@ -342,7 +341,7 @@ def _add_set(c, kind, t):
         c[t] += 4 if kind == 2 else 3
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _knit(perm, out):
     """The 9 tiles of a knitted straight (suit perm[g] holds ranks g, g+3, g+6)."""
     k = 0
@@ -352,7 +351,7 @@ def _knit(perm, out):
             k += 1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _meld(st, melds, h, j, kind, t, p_concealed, p_added):
     """Write meld j of row h: a claimed chow / pung, or a kong (concealed / added / exposed)."""
     melds[h, j, 0] = kind
@@ -372,7 +371,7 @@ def _meld(st, melds, h, j, kind, t, p_concealed, p_added):
             melds[h, j, 3] = _randint(st, 1, 4)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _pick_form(st, p):
     """The hand's form (G_*), drawn once per hand: retries redraw tiles, not the form,
     so the shares are exactly the documented ones."""
@@ -384,7 +383,7 @@ def _pick_form(st, p):
     return G_REGULAR
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _one_hand(st, h, form, kinds, kind_list, nk, p, q, counts, melds, n_melds, allc, pool,
               pool_list, sk, stl, order, tmp):
     """Try to build row h's tiles once in ``form``; False when a fifth copy came out or a
@@ -528,7 +527,7 @@ def _one_hand(st, h, form, kinds, kind_list, nk, p, q, counts, melds, n_melds, a
     return True
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def generate_range(seed, start, stop, kinds, p, q, counts, winning_tile, melds, n_melds,
                    flowers, flags, seat, prevalent, dealer, discarder, streak,
                    table_discards):
@@ -621,7 +620,7 @@ def generate_range(seed, start, stop, kinds, p, q, counts, winning_tile, melds, 
         flags[h] = f
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def draw_range(seed, start, stop, kind_list, size, counts):
     """Rows ``start..stop-1``: ``size`` tiles drawn without replacement from the wall of
     ``kind_list`` (4 copies each), hand ``h`` from its own stream (as above)."""

@@ -16,9 +16,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ._config import JIT_OPTIONS
+from ._jit import kernel
 from ._mcr_fans import (
     ALL_CHOWS, BIG_THREE_WINDS, CHICKEN_HAND, CONCEALED_HAND, FOUR_KONGS,
     FULLY_CONCEALED_HAND, F_FIRST_TURN, F_FOURTH_TILE, F_KONG_REPLACEMENT, F_LAST_TILE,
@@ -38,13 +37,12 @@ from ._decompose import divisions_into
 from ._exclude import apply_exclusions
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
-_JIT = dict(JIT_OPTIONS, error_model="numpy")
 
 
 # ---------------------------------------------------------------------------------------
 # one hand
 # ---------------------------------------------------------------------------------------
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _sort_into(src, n, dst):
     for i in range(n):
         v = src[i]
@@ -55,7 +53,7 @@ def _sort_into(src, n, dst):
         dst[j + 1] = v
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, work, ft,
               work_fans, dscr, sc, suit_tab):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;

@@ -3,18 +3,16 @@ the hand waited on one tile only), as the calculators' wait test (counts uncappe
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ._config import JIT_OPTIONS
+from ._jit import kernel
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
-_JIT = dict(JIT_OPTIONS, error_model="numpy")
 
 
 # ---------------------------------------------------------------------------------------
 # regular-form completeness and waits (counts uncapped, as the calculators' wait test)
 # ---------------------------------------------------------------------------------------
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _sets_only(c, tmp):
     """Whether counts c split into pungs and chows (greedy from the lowest tile: a pung
     is always safe to take there). Counts may exceed 4. tmp is scratch (34,)."""
@@ -37,7 +35,7 @@ def _sets_only(c, tmp):
     return True
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _complete(c, tmp):
     """Whether counts c form a regular hand (sets + one pair); counts may exceed 4."""
     total = 0
@@ -55,7 +53,7 @@ def _complete(c, tmp):
     return False
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _regular_waits(s, n, out, tmp, stop):
     """Tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into out[34];
     returns how many."""
@@ -93,7 +91,7 @@ def _regular_waits(s, n, out, tmp, stop):
 POW5 = np.array([5 ** k for k in range(10)], dtype=np.int64)
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def build_suit_table():
     """uint8[5**9]: for the base-5 code of a suit's counts (0..4 each), bit 0 = the suit
     splits into sets only, bit 1 = into sets and one pair."""
@@ -123,7 +121,7 @@ def build_suit_table():
     return out
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _suit_sets_only(c, tmp):
     for r in range(9):
         tmp[r] = c[r]
@@ -142,7 +140,7 @@ def _suit_sets_only(c, tmp):
     return True
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _honor_bits(st, extra):
     """bit 0: honors (with ``extra`` added, -1 none) are pungs only; bit 1: pungs + one pair."""
     pairs = 0
@@ -159,7 +157,7 @@ def _honor_bits(st, extra):
     return 0
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
     """:func:`_regular_waits` with the per-suit table (same result).
 
@@ -240,7 +238,7 @@ def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
     return k
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _groups_complete(bits):
     for j in range(4):
         if bits[j] & 2:

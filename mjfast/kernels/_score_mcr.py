@@ -8,10 +8,10 @@ reading). Fan ids are the table's ids (1..82); the per-hand result is a row of c
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..rules._profile import I_FLOWERS_TO_MIN, I_MINIMUM
-from ._config import JIT_OPTIONS, python_function
+from ._jit import kernel, python_function
 from ._mcr_fans import (CONCEALED_KONG_AND_MELDED_KONG, F_FIRST_TURN, F_FOURTH_TILE,
                         F_KONG_REPLACEMENT, F_ROBBING_KONG, F_SELF_DRAWN, FLOWER_TILES, KNITTED,
                         N_FANS, PREDICATE_KEYS)
@@ -20,21 +20,20 @@ from ._mcr_waits import build_suit_table
 from ._decompose import DIV_COLS, MAX_DIVISIONS  # noqa: E402
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
-_JIT = dict(JIT_OPTIONS, error_model="numpy")
 
 
 # score_one inlined (Numba IR inlining) into the batch loop: one call site, and the call
 # itself -- some 25 arguments, most of them arrays passed field by field -- cost about as
 # much as a tenth of a hand. The waits kernel keeps the plain call (two call sites).
-_score_one_inline = njit(inline="always", **_JIT)(python_function(score_one))
+_score_one_inline = kernel(inline="always", error_model="numpy")(python_function(score_one))
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _new_work():
     return np.zeros((10, 34), dtype=np.int64)
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _valid_row(counts, h, win, n_melds):
     """A row the kernel can score: winning tile held, counts 0..4, 14 tiles (melds as 3)."""
     if win < 0 or win >= 34 or counts[h, win] == 0:
@@ -47,7 +46,7 @@ def _valid_row(counts, h, win, n_melds):
     return total == 14 - 3 * n_melds
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
                  prof, suit_tab, out_fans, out_total):
     points = prof[1]
@@ -89,7 +88,7 @@ def _score_range(lo, hi, counts, win, melds, n_melds, flowers, flags, seat, prev
         out_total[h] = tot + nfl * points[FLOWER_TILES]
 
 
-@njit(parallel=True, **_JIT)
+@kernel(parallel=True, error_model="numpy")
 def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, prevalent,
                        prof, suit_tab, out_fans, out_total, chunk):
     """Score N complete hands, chunks in parallel. ``out_fans`` (N, 83) int16 (column
@@ -104,7 +103,7 @@ def score_batch_kernel(counts, win, melds, n_melds, flowers, flags, seat, preval
                      prof, suit_tab, out_fans, out_total)
 
 
-@njit(**_JIT)
+@kernel(error_model="numpy")
 def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
                  has_visible, prof, suit_tab, wins, tot_d, tot_s, legal_d, legal_s, live):
     """Every winning tile of N ready hands (13 concealed-equivalent tiles, no winning tile).
@@ -181,7 +180,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, prevalent
             c[t] -= 1
 
 
-@njit(parallel=True, **_JIT)
+@kernel(parallel=True, error_model="numpy")
 def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, prevalent, visible,
                        has_visible, prof, suit_tab, wins, tot_d, tot_s, legal_d, legal_s,
                        live, chunk):

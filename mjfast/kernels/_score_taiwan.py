@@ -15,11 +15,11 @@ wins"). Totals are in tai and exclude the dealer bonus (a settlement matter).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..rules._keys import TAIWAN_KEYS
 from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
-from ._config import JIT_OPTIONS, python_function
+from ._jit import kernel, python_function
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
@@ -49,7 +49,7 @@ FORM_MASK = (1 << FORM_REGULAR) | (1 << FORM_SEVEN_PAIRS_TRIPLET)
 WORK_SIZE = 64
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _apply(hits, prof, kept):
     """The key-space counts ``hits`` as fan-id counts in ``kept``, after the exclusion
     graph (:mod:`._exclude`). Returns the total (sum of kept count x points)."""
@@ -67,7 +67,7 @@ def _apply(hits, prof, kept):
 # inlined (Numba IR inlining) at its call sites: called through a function boundary, the
 # profile tuple and the scratch arrays go field by field (well over a hundred scalar
 # arguments), which made the batch kernel about 1.7x slower than the same code inlined
-@njit(inline="always", **JIT_OPTIONS)
+@kernel(inline="always")
 def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
                   prof, divbuf, n_div, place, hits, kept, best, work):
     """Highest total over the divisions ``divbuf[:n_div]``; ``best`` gets its item counts.
@@ -282,7 +282,7 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
     return best_total
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _eight_flowers(prof, hits, kept, best):
     for k in range(K):
         hits[k] = 0
@@ -293,7 +293,7 @@ def _eight_flowers(prof, hits, kept, best):
     return total
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, divbuf, st,
               place, hits, kept, best, work):
     """One hand: the highest reading's total (tai, -1 = not complete); ``best`` gets its
@@ -312,10 +312,10 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, di
 
 # score_one inlined into the batch loop (one call site; see _best_reading). The entry
 # point (mjfast.kernels._entry) keeps the plain call.
-_score_one_inline = njit(inline="always", **JIT_OPTIONS)(python_function(score_one))
+_score_one_inline = kernel(inline="always")(python_function(score_one))
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
                  discarder, table_discards, prof, out_counts, out_totals, st):
     """Score hands lo..hi-1 (``st``: the decomposer's scratch, ``_decompose.new_scratch()``);
@@ -341,7 +341,7 @@ def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, s
             out_counts[h, f] = best[f] if total >= 0 else 0
 
 
-@njit(parallel=True, **JIT_OPTIONS)
+@kernel(parallel=True)
 def score_batch_kernel(counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
                        discarder, table_discards, prof, out_counts, out_totals, chunk, scratch):
     """Score every hand; ``out_counts`` (N, K) item counts, ``out_totals`` (N,) tai or -1."""
@@ -355,7 +355,7 @@ def score_batch_kernel(counts, winning_tile, melds, n_melds, flowers, flags, sea
                      scratch[ci])
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
                  table_discards, visible, prof, wins, tot_d, tot_s, live, st):
     ncols = prof[0][I_NCOLS]
@@ -420,7 +420,7 @@ def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, d
             c[t] -= 1
 
 
-@njit(parallel=True, **JIT_OPTIONS)
+@kernel(parallel=True)
 def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
                        table_discards, visible, prof, wins, tot_d, tot_s, live, chunk,
                        scratch):

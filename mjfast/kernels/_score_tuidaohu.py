@@ -15,11 +15,10 @@ Arrays (F = highest fan id):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..rules._keys import TUIDAOHU_KEYS
 from ..rules._profile import I_FORM_MASK, I_NCOLS
-from ._config import JIT_OPTIONS, python_function
+from ._jit import kernel, python_function
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions
@@ -55,14 +54,14 @@ from ..hand import ROBBING_KONG as _ROBBING_KONG  # noqa: E402
 from ..hand import SELF_DRAWN as _SELF_DRAWN  # noqa: E402
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _set(hits, pred_col, p):
     col = pred_col[p]
     if col > 0:
         hits[col] = 1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, best):
     """Score one complete hand. ``c`` int64[34] concealed counts (winning tile included;
     restored), ``melds`` int8[5, 4]; ``prof`` the rule profile's arrays. Writes the best
@@ -184,7 +183,7 @@ def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, bes
     return best_total
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def kong_units(melds, n_melds, kong_vals, n_players):
     """Units of base the winner receives in all for the kongs of his hand."""
     u = 0
@@ -204,10 +203,10 @@ def kong_units(melds, n_melds, kong_vals, n_players):
 # score_one inlined (Numba IR inlining) into the batch loop (one call site; the call and
 # its ~100 scalar arguments cost a measurable share of a hand). The waits kernel and the
 # entry point keep the plain call.
-_score_one_inline = njit(inline="always", **JIT_OPTIONS)(python_function(score_one))
+_score_one_inline = kernel(inline="always")(python_function(score_one))
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, prof, kong_vals, n_players,
                        fan_counts, totals, kongs):
     """Score N hands: fills ``fan_counts`` (N, F+1) int16, ``totals`` (N,) int32 (-1 =
@@ -231,7 +230,7 @@ def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, prof, kong_v
             kongs[h] = kong_units(melds[h], n_melds[h], kong_vals, n_players)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def score_waits_kernel(counts, melds, n_melds, flags, seat, dealer, visible, kinds_mask,
                        prof, wins, tot_discard, tot_self, live):
     """Every winning tile of N ready (13-tile) hands, scored as a discard win and as a
@@ -301,7 +300,7 @@ BAD_OVER_FOUR = 5
 BAD_MELD_COUNT = 6
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def validate_rows(counts, melds, n_melds, kinds_mask, chow_ok):
     """First invalid row of a batch and why: (row, BAD_* code); (-1, BAD_OK) when all
     rows are fine. Checks the tile set, meld tiles, chows, at most 4 copies (melds included)."""

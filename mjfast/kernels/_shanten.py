@@ -22,9 +22,8 @@ a tile outside the rule set): the kernels stop at the first bad row and return
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ._config import JIT_OPTIONS
+from ._jit import kernel
 from ._shanten_tables import AUX_KNIT_SHIFT, AUX_ORPHAN_PAIR_SHIFT, AUX_ORPHAN_SHIFT
 
 from ..rules.registry import (FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT, FORM_REGULAR,  # noqa: F401
@@ -53,7 +52,7 @@ _TRIP = np.array([3, 2, 1, 0, 0], dtype=np.int64)
 # ---------------------------------------------------------------------------------
 # small pieces
 # ---------------------------------------------------------------------------------
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _pairs_dist(n1, n2, n3, n4):
     """Seven pairs (a held four = two pairs): fewest tiles to add."""
     P = n2 + n3 + 2 * n4
@@ -66,7 +65,7 @@ def _pairs_dist(n1, n2, n3, n4):
     return A + 2 * (r - A)
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _pairs_triplet_dist(n0, n1, n2, n3, n4):
     """Taiwan seven pairs + a triplet: the triplet on a rank held c times, pairs elsewhere."""
     P = n2 + n3 + 2 * n4
@@ -98,14 +97,14 @@ def _pairs_triplet_dist(n0, n1, n2, n3, n4):
     return best
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _special_pairs_dist(form, n0, n1, n2, n3, n4):
     if form == FORM_SEVEN_PAIRS:
         return _pairs_dist(n1, n2, n3, n4)
     return _pairs_triplet_dist(n0, n1, n2, n3, n4)
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _knit_field(aux, g):
     return np.int64((aux >> np.uint64(AUX_KNIT_SHIFT + 9 * g)) & np.uint64(511))
 
@@ -113,7 +112,7 @@ def _knit_field(aux, g):
 # ---------------------------------------------------------------------------------
 # one row
 # ---------------------------------------------------------------------------------
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _sets_needed(total, max_sets, hand_size):
     """Sets still needed, or -1 when no hand of the rule set has this many tiles."""
     if total < 1 or total > hand_size + 1:
@@ -146,7 +145,7 @@ NK = 12              # fields 2m + p for m = 0..5: one compiled shape for every 
 DISABLED_WORD = np.uint64(sum(INF8 << (5 * k) for k in range(1, 12)))
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _comb_blk(V, x, y, z, nk):
     """V[z] = V[x] (+) V[y] (min-plus over set counts, pair at most once), every lane."""
     nj = nk // 2
@@ -165,7 +164,7 @@ def _comb_blk(V, x, y, z, nk):
                 V[z, 2 * j + 1, l] = min(V[z, 2 * j + 1, l], min(np.uint8(x0 + y1), np.uint8(x1 + y0)))
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _pair_final_blk(V, x, y, z, nk):
     """V[z, 2j+1] = best of V[x] (+) V[y] at (j sets, 1 pair), every j."""
     nj = nk // 2
@@ -180,7 +179,7 @@ def _pair_final_blk(V, x, y, z, nk):
                 V[z, 2 * j + 1, l] = min(V[z, 2 * j + 1, l], t)
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _block(counts, b0, nb, form_mask, max_sets, hand_size, two_player, SSH, HSH,
            V, W, AUX, CODES, M, TOT, FD, BEST, nk, SMK, HMK, MW, want_mk, KF, KS):
     """Forms of rows b0..b0+nb-1: FD[f, l] distances (INF when unreachable), BEST[l] the
@@ -321,7 +320,7 @@ def _block(counts, b0, nb, form_mask, max_sets, hand_size, two_player, SSH, HSH,
     return -1, 0
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _others(V, nk):
     """For each part, the combination of the three others: O0 = 1+2+3 (R_S1),
     O1 = 0+2+3 (R_O1), O2 = 0+1+3 (R_O2), O3 = 0+1+2 (R_B, already there)."""
@@ -331,7 +330,7 @@ def _others(V, nk):
     _comb_blk(V, R_A, 3, R_O2, nk)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, SSH, HSH, out, per_form):
     """out[h] = shanten (int8); per_form (N, 6) int8 filled when it has N rows (else
     shape (0, 6)). Returns (bad_row, reason), (-1, 0) when all rows are valid."""
@@ -367,12 +366,12 @@ def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, SSH, HSH, 
     return -1, 0
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _mask_bits(w, k):
     return np.int64((w >> np.uint64(9 * k)) & np.uint64(511))
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _suit_mask(SMK, HMK, s, code, k):
     """9-bit (7 for honors) mask of ranks lowering field k of part s at ``code``."""
     if s == 3:
@@ -403,7 +402,7 @@ TWO_PLAYER_BITS = np.uint64(((1 << 9) - 1) | (((1 << 7) - 1) << 27))
 EXPAND = np.array([[(b >> q) & 1 for q in range(8)] for b in range(256)], dtype=np.uint8)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _block_waits(counts, b0, nb, form_mask, max_sets, hand_size, two_player, SSH, HSH,
                  V, W, AUX, CODES, M, TOT, FD, BEST, SMK, HMK, MW, KF, KS):
     """:func:`_block` with the wait masks, then the combinations of the other parts."""
@@ -417,13 +416,13 @@ def _block_waits(counts, b0, nb, form_mask, max_sets, hand_size, two_player, SSH
     return bad, reason
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _others_any(V, nk):
     """:func:`_others` with a run-time field count (Taiwan's 12; compiled once, small)."""
     _others(V, nk)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _waits_block(counts, visible, b0, nb, form_mask, max_sets, hand_size, two_player,
                  SSH, SMK, HSH, HMK, shanten_out, mask_out, live_out, nk,
                  V, W, AUX, CODES, M, TOT, FD, BEST, MW, OPT, CM, eff_class, rv, sub, cnt,
@@ -606,7 +605,7 @@ def _waits_block(counts, visible, b0, nb, form_mask, max_sets, hand_size, two_pl
     return -1, 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def waits_batch(counts, visible, form_mask, max_sets, hand_size, two_player,
                 SSH, SMK, HSH, HMK, shanten_out, mask_out, live_out):
     """For waiting rows (3m + 1 tiles): shanten, the tiles that lower it (mask_out, bool

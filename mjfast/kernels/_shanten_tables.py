@@ -46,9 +46,8 @@ import tempfile
 import threading
 
 import numpy as np
-from numba import njit
 
-from ._config import JIT_OPTIONS
+from ._jit import kernel
 
 TABLE_VERSION = 1
 MAX_SETS = 5               # Taiwan: 5 sets + a pair
@@ -64,7 +63,7 @@ AUX_KNIT_SHIFT = 32
 AUX_KNIT_BITS = 9
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _generate(ndig, chows, orphan_lo, orphan_hi):
     """Build (SH, MK) for a suit of ``ndig`` ranks. Orphan ranks: ``orphan_lo..orphan_hi``
     only at the two ends for suits (``orphan_lo=1`` means rank 1 and rank 9), every rank

@@ -19,7 +19,6 @@ from the state.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..datasets._events import (K_DEAL, K_DRAW, K_DISCARD, K_CHOW, K_PUNG,
                                 K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED, K_WIN,
@@ -32,12 +31,12 @@ from ..engine._layout import (H_DRAWN, H_ENDED, H_LAST_DRAW, H_N_WINS, H_NDISC, 
                               MELD_FIELDS, MELDS, OK, STATE_SIZE, VISIBLE, W_FANS, W_FLAGS,
                               W_FROM, W_LEGAL, W_PLAYER, W_SCORES, W_TILE, W_TOTAL, WALL,
                               WALL_BOTZONE, WIN_FIELDS, WINS)
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 
 CAN_NONE = -4
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _hand_size(S, p):
     s = 0
     for t in range(34):
@@ -45,7 +44,7 @@ def _hand_size(S, p):
     return s
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _snap_wait(S, p, snaps, ns, cur):
     """Record player p's hand as a waiting snapshot when its size is 3k+1."""
     if _hand_size(S, p) % 3 != 1:
@@ -56,7 +55,7 @@ def _snap_wait(S, p, snaps, ns, cur):
     return ns + 1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _expected_draw(S, p):
     """The wall tile the next draw of p takes (Botzone wall), -1 when unknown."""
     if S[H_WALL_KNOWN] != 1 or S[H_WALL_MODE] != WALL_BOTZONE:
@@ -67,7 +66,7 @@ def _expected_draw(S, p):
     return S[WALL + 34 * p + k - 1]
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def fold_snapshots(ctx, kind, player, tile, aux, target, flags, starts, dealer, prevalent,
                    streak, seats_in, walls, wall_len, wall_mode,
                    err, err_row, wall_bad,
@@ -166,7 +165,7 @@ def fold_snapshots(ctx, kind, player, tile, aux, target, flags, starts, dealer, 
     return nd, ns
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _chance(S, ctx, r, q, t, self_drawn, robbing, logged, fans, n, c_row, c_player,
             c_tile, c_self, c_total, c_legal, c_flags, c_logged):
     total, legal, fl = win_value(S, ctx, q, t, self_drawn, robbing, fans)
@@ -181,7 +180,7 @@ def _chance(S, ctx, r, q, t, self_drawn, robbing, logged, fans, n, c_row, c_play
     return n + 1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def fold_results(ctx, kind, player, tile, aux, target, flags, starts, dealer, prevalent,
                  streak, seats_in, walls, wall_len, wall_mode, good, snap_of, wins_mask, can_hu,
                  out_flags,

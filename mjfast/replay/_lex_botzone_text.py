@@ -16,13 +16,12 @@ import os
 from typing import Iterator
 
 import numpy as np
-from numba import njit
 
 from ..datasets import Events
 from ..datasets._events import (K_DEAL, K_DRAW, K_DISCARD, K_CHOW, K_PUNG,
                                 K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED,
                                 K_CLAIM_LOST, K_WIN, K_EXHAUSTIVE_DRAW)
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 from ._log import CAN_HU_NONE, DealInfo, LogChunk, botzone_codes, fan_names
 
 MAX_LINE = 4096
@@ -41,7 +40,7 @@ for _i, _w in enumerate(_WORDS):
 OK, FALLBACK, STRAY = 0, 1, 2
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _word(buf, a, b, WORDS, WORD_LEN):
     n = b - a
     for w in range(WORD_LEN.shape[0]):
@@ -57,7 +56,7 @@ def _word(buf, a, b, WORDS, WORD_LEN):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _tile(buf, a, b):
     """Tile id of a 2-byte code (W B T 1-9, F 1-4, J 1-3); -1 otherwise (flowers too)."""
     if b - a != 2:
@@ -79,7 +78,7 @@ def _tile(buf, a, b):
     return -1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _int(buf, a, b):
     """(ok, value) of a signed decimal token."""
     if a >= b:
@@ -98,7 +97,7 @@ def _int(buf, a, b):
     return True, -v if neg else v
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _claim_kind(w):
     if w == W_CHI:
         return K_CHOW
@@ -111,7 +110,7 @@ def _claim_kind(w):
     return -1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def lex_block(buf, line0, WORDS, WORD_LEN,
               e_deal, e_kind, e_player, e_tile, e_aux, e_target, e_flags, e_line,
               d_a, d_b, d_status, d_line, d_prev, d_id_a, d_id_b, d_fan_a, d_fan_b,

@@ -19,9 +19,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from numba import njit
 
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 
 # The datasets module (a layer above) defines the table types; these are the same fields,
 # built by name here and cast to the tables' types by ``mjfast.datasets.conform``.
@@ -47,7 +46,7 @@ def _offsets(per_row: np.ndarray) -> np.ndarray:
     return off
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _fans_csr(fan_counts, good, points):
     """Dense (N, F) fan counts -> CSR (offsets int32, ids int16, points int32, counts
     int16) in two passes over the matrix; rows not ``good`` are empty (and zeroed)."""

@@ -22,12 +22,11 @@ same choices in one call (the Python loop's entry points).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..engine._core import (K_CHOW, K_DISCARD, K_KONG_ADDED, K_KONG_CONCEALED,
                             K_KONG_EXPOSED, K_PUNG, K_WIN, win_value)
 from ..engine._layout import ACT_PASS, HAND, H_LAST_TILE, VISIBLE
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
 from ._rng import random64
 
@@ -38,13 +37,13 @@ BUILTIN = {"efficiency": BOT_EFFICIENCY, "value": BOT_VALUE}
 NEED_VALUE = -2          # turn_choice: a value bot's ready discards must be ranked
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _hand(S, p, c):
     for t in range(34):
         c[t] = S[HAND + 34 * p + t]
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _pick(scores, k, key, ctr):
     """Index of the highest score in ``scores[:k]``, ties by the RNG word (key, ctr)."""
     best = scores[0]
@@ -66,7 +65,7 @@ def _pick(scores, k, key, ctr):
     return 0
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _options(S, bc, p, c):
     """Discard candidates of ``p``'s hand (complete size) into ``bc``; returns their count."""
     params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
@@ -75,13 +74,13 @@ def _options(S, bc, p, c):
                            U, I, cand, emask)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _shanten(bc, c):
     params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
     return shanten_of(c, params, SSH, SMK, HSH, HMK, V, KF, U, I)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _finish(bc, p, acts, n, k, scores, key, ctr, waits):
     """The discard of the best score (ties by the RNG); ``waits[p]`` its winning tiles."""
     cand = bc[9]
@@ -97,7 +96,7 @@ def _finish(bc, p, acts, n, k, scores, key, ctr, waits):
     return -1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
     """Player ``p``'s own turn: ``(row, k)``, ``row`` the action (index into
     ``acts[:n]``), or ``(NEED_VALUE, k)`` when a value bot must rank its ready discards
@@ -140,7 +139,7 @@ def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
     return _finish(bc, p, acts, n, k, scores, key, ctr, waits), k
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _ready_value(S, ctx, p, d, eff, c, minimum, fans):
     """(legal live waits, live-weighted total) of discarding ``d`` (a ready hand, winning
     tiles ``eff``): each winning tile scored by the engine as a discard win with ``d`` out
@@ -163,7 +162,7 @@ def _ready_value(S, ctx, p, d, eff, c, minimum, fans):
     return n_legal, weighted
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, waits):
     """A value bot's discard among ``k`` candidates when its best discard leaves it ready
     (after :func:`turn_choice` returned ``NEED_VALUE``)."""
@@ -179,7 +178,7 @@ def value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, 
     return _finish(bc, p, acts, n, k, scores, key, ctr, waits)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def claim_choice(S, bc, p, acts, n, c):
     """The action row player ``p`` takes on another player's discard / added kong."""
     pass_i = -1
@@ -234,7 +233,7 @@ def claim_choice(S, bc, p, acts, n, c):
     return best_i
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans, waits):
     """:func:`turn_choice` then, where needed, :func:`value_choice` (one call)."""
     i, k = turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits)
@@ -243,7 +242,7 @@ def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans,
     return i
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
     """:func:`claim_choice` with the Python loop's arguments."""
     return claim_choice(S, bc, p, acts, n, c)

@@ -19,10 +19,9 @@ one by one (a tuple of arrays is costly to pass to a function called per decisio
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..kernels import _shanten as K
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 from ..kernels._shanten import (DISABLED_WORD, HONOR_BITS, KNIT_MASKS, ORPHAN_BITS, PERMS,
                                 PW5, TWO_PLAYER_BITS, _pairs_dist, _pairs_triplet_dist,
                                 _special_pairs_dist)
@@ -56,7 +55,7 @@ def make_bot_context(rules: str):
             np.zeros(32, np.int64), np.zeros((R, 4), np.int64), np.zeros(R, np.int64))
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _comb(V, x, y, z, nj):
     """V[z] = V[x] (+) V[y]: min-plus over set counts 0..nj-1, the pair at most once."""
     for j in range(nj):
@@ -74,7 +73,7 @@ def _comb(V, x, y, z, nj):
         V[z, 2 * j + 1] = b1
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def hand_codes(c, codes):
     """Base-5 codes of the four parts of ``c`` (34 counts) into ``codes[0..3]``; returns
     the tile count."""
@@ -90,7 +89,7 @@ def hand_codes(c, codes):
     return total
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _opt_bits(V, s, o, m, best):
     """Fields k = 2j + p of part ``s`` in an optimal regular split (other parts: row o)."""
     opt = 0
@@ -102,7 +101,7 @@ def _opt_bits(V, s, o, m, best):
     return opt
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _mk(SMK, HMK, s, code, k):
     """9-bit (7 for honors) mask of the ranks lowering field k of part s at ``code``."""
     if s == 3:
@@ -113,7 +112,7 @@ def _mk(SMK, HMK, s, code, k):
     return np.int64((w >> np.uint64(9 * kk)) & np.uint64(511))
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def row_eval(c, codes, total, fm, max_sets, two, SSH, SMK, HSH, HMK, V, KF, U, I, want_mask):
     """Shanten and effective-tile bits (int64, bit t = tile t) of the waiting-size hand
     ``c`` (34 counts, 3m + 1 tiles) whose part codes are ``codes[0..3]``: the batch
@@ -324,7 +323,7 @@ def row_eval(c, codes, total, fm, max_sets, two, SSH, SMK, HSH, HMK, V, KF, U, I
     return best - 1, eff
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def live_count(c, vis, eff):
     """Live copies of the tiles in ``eff``: ``4 - held - visible`` (never below 0)."""
     tot = 0
@@ -336,7 +335,7 @@ def live_count(c, vis, eff):
     return tot
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def shanten_of(c, params, SSH, SMK, HSH, HMK, V, KF, U, I):
     """Shanten of one waiting-size hand ``c`` (34 counts)."""
     codes = I[28:32]
@@ -346,7 +345,7 @@ def shanten_of(c, params, SSH, SMK, HSH, HMK, V, KF, U, I):
     return sh
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _load(V, U, row, s, code, two, SSH, HSH, nf):
     """Distance fields of part ``s`` at ``code`` into ``V[row, :nf]``; returns its AUX word."""
     if s == 3:
@@ -363,7 +362,7 @@ def _load(V, U, row, s, code, two, SSH, HSH, nf):
     return a
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _special_best(V, KF, U, hrow, m, fm, max_sets, two, cur):
     """The lowest distance of the special forms open to a hand with part AUX words
     ``U[4..7]`` and honor fields ``V[hrow]`` (INF when none): the kernel's formulas. The
@@ -441,7 +440,7 @@ def _special_best(V, KF, U, hrow, m, fm, max_sets, two, cur):
 V_CAND, V_P02, V_P03, V_P12, V_P13, V_OTH = 10, 11, 12, 13, 14, 15
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _pair_row(a, b):
     """Row of V holding the combination of parts ``a`` and ``b`` (a < b)."""
     if a == 0:
@@ -451,7 +450,7 @@ def _pair_row(a, b):
     return V_S2
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _cand_mask(V, SMK, HMK, codes, s, code, m, nj, best, two):
     """Effective-tile bits of the regular form for a candidate whose part ``s`` is
     ``V[V_CAND]`` (code ``code``), the other parts those of the full hand (rows 0..3,
@@ -491,7 +490,7 @@ def _cand_mask(V, SMK, HMK, codes, s, code, m, nj, best, two):
     return eff
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def discard_options(c, vis, params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask):
     """Every distinct discard of the complete-size hand ``c`` (34 counts, 3k+2 tiles,
     restored on return): ``cand[i] = (tile, shanten after, live effective copies after,

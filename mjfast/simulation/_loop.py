@@ -9,7 +9,6 @@ Every rule of play is the engine's (``mjfast.engine``); this module only chooses
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..engine._core import (K_CHOW, K_CLAIM_LOST, K_DEAL, K_DEALER_CHANGE, K_DRAW,
                             K_KONG_PAYMENT, K_WIN, K_WIN_PASSED, EF_LAST_TILE, apply,
@@ -24,7 +23,7 @@ from ..engine._score import C_CAP, C_CAP_ON
 from ..engine._structure import (END_ERROR, END_NONE, G_DEALER, G_END, G_ENTRANT,
                                  G_PREVALENT, G_SIZE, G_STREAK, G_TOTAL, deal_caps,
                                  game_next, game_start)
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 from ._bots import NEED_VALUE, claim_choice, turn_choice, value_choice
 from ._rng import STREAM_BOT, STREAM_WALL, make_key, shuffle_into
 
@@ -38,7 +37,7 @@ L_BOT = 102          # a bot chose no action
 L_PYTHON = 103       # a seat needs a Python decision (not in the compiled loop)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def _record(S, EV, FN, r, nf, kind, player, tile, aux, target, flags):
     """Write event row ``r`` after its ``apply``; returns the new fan count."""
     EV[r, E_KIND] = kind
@@ -70,7 +69,7 @@ def _record(S, EV, FN, r, nf, kind, player, tile, aux, target, flags):
     return nf
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _event(S, ctx, P, kind, player, tile, aux, target, flags):
     """``apply`` one event: WIN and KONG_PAYMENT with the whole context, the rest through
     ``apply_light`` (the rule parameters only: the context, a tuple of many arrays, is
@@ -80,7 +79,7 @@ def _event(S, ctx, P, kind, player, tile, aux, target, flags):
     return apply_light(S, P, kind, player, tile, aux, target, flags)
 
 
-@njit(inline='always', **JIT_OPTIONS)
+@kernel(inline="always")
 def _legal(S, ctx, P, p, out):
     """The engine's legal actions of ``p``: the cheap pass, then the scorer only for a
     win row that passed the completeness test."""
@@ -90,7 +89,7 @@ def _legal(S, ctx, P, p, out):
     return m
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bots, keys,
               minimum, EV, FN):
     """Play one deal from its wall to its DEALER_CHANGE with the built-in ``bots``
@@ -250,7 +249,7 @@ M_GAME_END = 24      # on a game's last deal: why it ended (mjfast.engine._struc
 META_COLS = 25
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, mode, length, chips,
               minimum, j0, EV, FN, META, WALLS, r0, nf0, d0):
     """Play jobs ``j0..`` (rows ``game, permutation, max deals, first dealer``) deal

@@ -17,9 +17,8 @@ This generator is separate from the library's random-hand generator (``mjfast._g
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..kernels._config import JIT_OPTIONS
+from ..kernels import kernel
 from ..rules.registry import get_rules
 from ..tiles import FLOWER_BASE, N_FLOWERS
 
@@ -28,7 +27,7 @@ STREAM_WALL = 1
 STREAM_BOT = 2
 
 
-@njit(inline="always", **JIT_OPTIONS)
+@kernel(inline="always")
 def splitmix64(z):
     """The splitmix64 finaliser of ``z`` (uint64 -> uint64, a bijection)."""
     z = np.uint64(z)
@@ -37,7 +36,7 @@ def splitmix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def make_key(seed, game, deal, stream, sub):
     """A 64-bit key for (seed, game, deal, stream, sub): each coordinate hashed in turn."""
     k = splitmix64(np.uint64(seed) + GOLDEN)
@@ -47,13 +46,13 @@ def make_key(seed, game, deal, stream, sub):
     return splitmix64(k ^ (np.uint64(sub) + GOLDEN))
 
 
-@njit(inline="always", **JIT_OPTIONS)
+@kernel(inline="always")
 def random64(key, counter):
     """The ``counter``-th random 64-bit word of ``key``."""
     return splitmix64(np.uint64(key) + np.uint64(counter) * GOLDEN)
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def below(key, counter, n):
     """A uniform integer in [0, n) from the word ``(key, counter)`` (n < 2**32: the high
     bits of a 32x32 multiply; bias below 2**-25 for n <= 144)."""
@@ -61,7 +60,7 @@ def below(key, counter, n):
     return np.int64((w * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def shuffle_into(tiles, key):
     """Fisher-Yates shuffle of ``tiles`` in place, word ``i`` of ``key`` choosing step i."""
     n = tiles.shape[0]
@@ -84,7 +83,7 @@ def tile_set(rules: str, flowers: bool | None = None) -> np.ndarray:
     return kinds
 
 
-@njit(**JIT_OPTIONS)
+@kernel
 def walls_into(base, seed, games, deals, out):
     """out[i] = the wall of deal (seed, games[i], deals[i]): ``base`` shuffled."""
     for i in range(out.shape[0]):

@@ -1,0 +1,257 @@
+"""How the package compiles: the ``kernel`` decorator, linked symbols, the compile notice.
+
+``@kernel`` (for ``@njit``): a compiled function cached by :mod:`._cache` with ONE version
+per function. Numba compiles a new version for every distinct argument type a call site
+passes -- ``Literal[int](3)`` for a constant, ``int32`` from a state array, ``int64``
+elsewhere -- so the dispatcher here (:class:`KernelDispatcher`) widens every scalar
+argument type before it compiles or looks up a version: integer literals and integers of
+any width become ``int64``, other literals their plain type (tuples element-wise). Calls
+convert their arguments to that one signature.
+
+``@export(symbol)`` and ``external(...)``: a function compiled ONCE, as a C callable, and
+called from other compiled code through a named symbol. A plain call between compiled
+functions links the callee's code into the caller and optimises it again there (the
+scorers were generated anew inside every engine, bot and replay function that reached
+them). A call through a symbol is an ordinary C call that LLVM cannot look into: the
+callee's machine code lives in its own cache entry, callers know only its signature
+(declared in :mod:`._symbols`). Arguments are flat: pointers to int64 arrays
+(:func:`ptr`), read back into arrays by :func:`as_array`. Symbols are registered with
+LLVM before any function that may reach them compiles or loads from the cache.
+
+Under ``NUMBA_DISABLE_JIT=1`` everything runs as Python: ``kernel`` returns the function,
+``ptr`` returns the array, an external calls the exported Python function.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+from numba import types
+from numba.core import config
+from numba.core.registry import CPUDispatcher
+from numba.core import sigutils
+
+from . import _cache
+
+DISABLED = bool(config.DISABLE_JIT)
+CACHING = _cache.install_locator() if not DISABLED else False
+
+
+# ---------------------------------------------------------------------------------------
+# one version per function
+# ---------------------------------------------------------------------------------------
+def _widen(t):
+    """The one argument type a compiled function is compiled for, given a call's type."""
+    if isinstance(t, types.Literal):
+        t = types.unliteral(t)
+    if isinstance(t, types.Integer):
+        return types.int64
+    if isinstance(t, (types.UniTuple, types.Tuple)) and not isinstance(t, types.BaseNamedTuple):
+        return types.BaseTuple.from_types([_widen(x) for x in t.types])
+    return t
+
+
+class KernelDispatcher(CPUDispatcher):
+    """Numba's CPU dispatcher, compiling one widened signature per function and making
+    sure the linked symbols its code may call are registered first."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(_widen(a) for a in args)
+        kws = {k: _widen(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+    def compile(self, sig):
+        args, return_type = sigutils.normalize_signature(sig)
+        args = tuple(_widen(a) for a in args)
+        ensure_symbols_for(self.py_func.__module__)
+        return super().compile(args if return_type is None else return_type(*args))
+
+
+def kernel(func=None, *, parallel: bool = False, inline: str = "never",
+           error_model: str = "python", fastmath: bool = False):
+    """Compile ``func`` with Numba in nopython mode, nogil, cached (see the module
+    docstring); ``parallel`` for ``prange`` kernels, ``inline="always"`` for helpers whose
+    code should be part of each caller (small, hot), ``error_model="numpy"`` where every
+    division is by a non-zero value."""
+    def wrap(f):
+        if DISABLED:
+            return f
+        opts = dict(nopython=True, nogil=True, boundscheck=False, error_model=error_model,
+                    fastmath=fastmath, inline=inline)
+        if parallel:
+            opts["parallel"] = True
+        disp = KernelDispatcher(py_func=f, locals={}, targetoptions=opts)
+        if CACHING:
+            disp.enable_caching()
+        return disp
+    return wrap(func) if func is not None else wrap
+
+
+def python_function(fn):
+    """The Python function behind a compiled function (itself when not compiled)."""
+    return getattr(fn, "py_func", fn)
+
+
+# ---------------------------------------------------------------------------------------
+# linked symbols
+# ---------------------------------------------------------------------------------------
+class Symbol:
+    """A function compiled once and called through its name: ``symbol`` the C name,
+    ``sig`` its Numba signature (int64 pointers and scalars), ``module`` the module whose
+    ``@export`` defines it. In compiled code call :attr:`fn`."""
+
+    def __init__(self, symbol: str, sig, module: str):
+        self.symbol, self.sig, self.module = symbol, sig, module
+        self.fn = _python_external(self) if DISABLED else types.ExternalFunction(symbol, sig)
+
+
+_DECLARED: dict[str, Symbol] = {}
+_REGISTERED: dict[str, object] = {}      # symbol -> the compiled C callable (kept alive)
+_PY: dict[str, object] = {}              # NUMBA_DISABLE_JIT: symbol -> Python function
+
+
+def external(symbol: str, sig, module: str) -> Symbol:
+    """Declare a linked symbol (in :mod:`._symbols`, the interface callers depend on)."""
+    s = Symbol(symbol, sig, module)
+    _DECLARED[symbol] = s
+    return s
+
+
+def _python_external(s: Symbol):
+    def call(*args):
+        if s.symbol not in _PY:
+            importlib.import_module(s.module)
+        return _PY[s.symbol](*args)
+    call.__name__ = s.symbol
+    return call
+
+
+def ensure(symbol: str) -> None:
+    """Compile (or load) and register ``symbol`` if it is not yet."""
+    if symbol in _REGISTERED or DISABLED:
+        return
+    importlib.import_module(_DECLARED[symbol].module)
+    if symbol not in _REGISTERED:
+        raise RuntimeError(f"{_DECLARED[symbol].module} does not export {symbol}")
+
+
+SYMBOL_TABLE = "mjfast.kernels._symbols"
+_ENSURED_MODULES: set[str] = set()
+
+
+def symbols_reached(module: str) -> list[str]:
+    """The symbols compiled code of ``module`` may call: those its closure imports from
+    the symbol table (``from ._symbols import score_mcr``; importing the table module
+    itself counts as all of them)."""
+    names: set[str] = set()
+    everything = False
+    for m in _cache.module_closure(module):
+        for mod, imported in _cache.imports_of(m):
+            if mod == SYMBOL_TABLE:
+                names.update(imported) if imported else None
+                everything |= not imported
+            elif mod == SYMBOL_TABLE.rpartition(".")[0] and "_symbols" in imported:
+                everything = True
+    if not names and not everything:
+        return []
+    table = importlib.import_module(SYMBOL_TABLE)
+    found = [getattr(table, n) for n in sorted(names) if isinstance(getattr(table, n, None), Symbol)]
+    if everything:
+        found = list(_DECLARED.values())
+    return [s.symbol for s in found]
+
+
+def ensure_symbols_for(module: str) -> None:
+    """Register the symbols ``module``'s compiled code may call (:func:`symbols_reached`)
+    before a function of it compiles or loads from the cache."""
+    if module in _ENSURED_MODULES or DISABLED:
+        return
+    _ENSURED_MODULES.add(module)
+    for name in symbols_reached(module):
+        if _DECLARED[name].module != module:
+            ensure(name)
+
+
+def export(sym: Symbol):
+    """Compile the decorated function once as the C callable ``sym.symbol`` and register
+    it with LLVM (its arguments: ``sym.sig``)."""
+    def wrap(f):
+        if DISABLED:
+            _PY[sym.symbol] = f
+            return f
+        import llvmlite.binding as ll
+        from numba import cfunc
+        ensure_symbols_for(f.__module__)
+        cf = cfunc(sym.sig, cache=CACHING, nopython=True, nogil=True, boundscheck=False,
+                   error_model="numpy")(f)
+        ll.add_symbol(sym.symbol, cf.address)
+        _REGISTERED[sym.symbol] = cf
+        return cf
+    return wrap
+
+
+def ptr(a):
+    """The data pointer of a contiguous array, for a symbol's argument (the array itself
+    when not compiled)."""
+    return a
+
+
+def as_array(p, n):
+    """The ``n`` values at pointer ``p`` as a 1-D array (``p[:n]`` when not compiled)."""
+    return p[:n]
+
+
+if not DISABLED:
+    from numba.core import cgutils  # noqa: F401
+    from numba.extending import intrinsic, overload
+
+    @intrinsic
+    def _data_ptr(typingctx, arr):
+        if not isinstance(arr, types.Array):
+            return None
+        sig = types.CPointer(arr.dtype)(arr)
+
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(arr)(context, builder, args[0])
+            return ary.data
+        return sig, codegen
+
+    @overload(ptr, inline="always")
+    def _ptr_impl(a):
+        if isinstance(a, types.Array):
+            return lambda a: _data_ptr(a)
+
+    @overload(as_array, inline="always")
+    def _as_array_impl(p, n):
+        if isinstance(p, types.CPointer):
+            from numba import carray
+            return lambda p, n: carray(p, n)
+
+
+# ---------------------------------------------------------------------------------------
+# the compile notice
+# ---------------------------------------------------------------------------------------
+def _announce_compiles() -> None:
+    """Print once on stderr when a kernel starts compiling (the CLI asks for this by
+    setting ``MJFAST_ANNOUNCE_COMPILE``; cache hits are silent)."""
+    from numba.core import event
+
+    class _Once(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            if not self.said:
+                self.said = True
+                print("mjfast: compiling kernels that are not in the cache (a new CPU or "
+                      "Numba version, or edited sources); later runs load them ...",
+                      file=sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", _Once())
+
+
+if os.environ.get("MJFAST_ANNOUNCE_COMPILE") == "1" and not DISABLED:
+    _announce_compiles()
