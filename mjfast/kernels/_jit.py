@@ -99,7 +99,8 @@ def python_function(fn):
 class Symbol:
     """A function compiled once and called through its name: ``symbol`` the C name,
     ``sig`` its Numba signature (int64 pointers and scalars), ``module`` the module whose
-    ``@export`` defines it. In compiled code call :attr:`fn`."""
+    ``@export`` defines it; :attr:`fn` is what compiled code calls (what :func:`external`
+    returns)."""
 
     def __init__(self, symbol: str, sig, module: str):
         self.symbol, self.sig, self.module = symbol, sig, module
@@ -111,11 +112,19 @@ _REGISTERED: dict[str, object] = {}      # symbol -> the compiled C callable (ke
 _PY: dict[str, object] = {}              # NUMBA_DISABLE_JIT: symbol -> Python function
 
 
-def external(symbol: str, sig, module: str) -> Symbol:
-    """Declare a linked symbol (in :mod:`._symbols`, the interface callers depend on)."""
+def external(symbol: str, sig, module: str):
+    """Declare a linked symbol (in :mod:`._symbols`, the interface callers depend on) and
+    return the function compiled code calls it through (a Numba ``ExternalFunction``)."""
     s = Symbol(symbol, sig, module)
     _DECLARED[symbol] = s
-    return s
+    return s.fn
+
+
+def _symbol_of(fn) -> Symbol:
+    for s in _DECLARED.values():
+        if s.fn is fn:
+            return s
+    raise KeyError(f"{fn!r} is not a declared symbol")
 
 
 def _python_external(s: Symbol):
@@ -156,7 +165,9 @@ def symbols_reached(module: str) -> list[str]:
     if not names and not everything:
         return []
     table = importlib.import_module(SYMBOL_TABLE)
-    found = [getattr(table, n) for n in sorted(names) if isinstance(getattr(table, n, None), Symbol)]
+    declared = {id(s.fn): s for s in _DECLARED.values()}
+    found = [declared[id(getattr(table, n))] for n in sorted(names)
+             if id(getattr(table, n, None)) in declared]
     if everything:
         found = list(_DECLARED.values())
     return [s.symbol for s in found]
@@ -173,9 +184,11 @@ def ensure_symbols_for(module: str) -> None:
             ensure(name)
 
 
-def export(sym: Symbol):
-    """Compile the decorated function once as the C callable ``sym.symbol`` and register
-    it with LLVM (its arguments: ``sym.sig``)."""
+def export(declared):
+    """Compile the decorated function once as the C callable of the symbol ``declared``
+    (what :func:`external` returned) and register it with LLVM."""
+    sym = _symbol_of(declared)
+
     def wrap(f):
         if DISABLED:
             _PY[sym.symbol] = f
