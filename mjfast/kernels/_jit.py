@@ -4,8 +4,9 @@
 per function. Numba compiles a new version for every distinct argument type a call site
 passes -- ``Literal[int](3)`` for a constant, ``int32`` from a state array, ``int64``
 elsewhere -- so the dispatcher here (:class:`KernelDispatcher`) widens every scalar
-argument type before it compiles or looks up a version: integer literals and integers of
-any width become ``int64``, other literals their plain type (tuples element-wise). Calls
+argument type before it compiles or looks up a version: integer literals and signed
+integers of any width become ``int64``, unsigned ones ``uint64`` (seeds and keys), other
+literals their plain type (tuples element-wise). Calls
 convert their arguments to that one signature.
 
 ``@export(symbol)`` and ``external(...)``: a function compiled ONCE, as a C callable, and
@@ -46,7 +47,7 @@ def _widen(t):
     if isinstance(t, types.Literal):
         t = types.unliteral(t)
     if isinstance(t, types.Integer):
-        return types.int64
+        return types.int64 if t.signed else types.uint64
     if isinstance(t, (types.UniTuple, types.Tuple)) and not isinstance(t, types.BaseNamedTuple):
         return types.BaseTuple.from_types([_widen(x) for x in t.types])
     return t
