@@ -107,12 +107,10 @@ def csv_text(df) -> str:
     fixed = []
     for c, t in df.schema.items():
         if t.is_nested():
-            enc = pl.struct(pl.col(c)).struct.json_encode()
-            # {"c":VALUE} -> VALUE (the key is the column name, JSON-escaped)
-            import json
-            prefix = len(json.dumps({c: None}, ensure_ascii=False)) - len("null}")
-            fixed.append(pl.when(pl.col(c).is_null()).then(None)
-                         .otherwise(enc.str.slice(prefix).str.head(-1)).alias(c))
+            # {"c":VALUE} -> VALUE: Polars encodes a struct; the wrapper's key goes
+            enc = (pl.struct(pl.col(c)).struct.json_encode()
+                   .str.replace(r'^\{"(?:[^"\\]|\\.)*":', "").str.head(-1))
+            fixed.append(pl.when(pl.col(c).is_null()).then(None).otherwise(enc).alias(c))
         elif t == pl.Binary:
             fixed.append(pl.col(c).bin.encode("hex").alias(c))
         elif t == pl.Object:

@@ -228,17 +228,24 @@ class Report:
         found = self.headline()
         if found:
             parts.append(findings_table(found, width))
+
+        def hint(name):
+            return f"{_query_cmd(self.dataset, name)} --all"
         ps = self.results.get("play-stats")
         if ps is not None and ps.height:
-            parts.append(render_table(ps, "Play statistics", name="play-stats", width=width))
+            parts.append(render_table(collapse_same(ps)[0], "Play statistics",
+                                      name="play-stats", width=width,
+                                      all_hint=hint("play-stats")))
         ff = self.results.get("fan-frequency")
         if ff is not None and ff.height:
-            parts.append(render_table(top_fans(ff, 3), "Top fans of each rule set "
-                                      "(base fans aside)", name="fan-frequency", width=width,
-                                      max_rows=10_000))
+            parts.append(render_table(collapse_same(top_fans(ff, 3))[0],
+                                      "Top fans of each rule set (base fans aside)",
+                                      name="fan-frequency", width=width, max_rows=10_000,
+                                      all_hint=hint("fan-frequency")))
         hl = self.results.get("high-low")
         if hl is not None and hl.height:
-            parts.append(render_table(hl, "MCR high/low", name="high-low", width=width))
+            parts.append(render_table(collapse_same(hl)[0], "MCR high/low", name="high-low",
+                                      width=width, all_hint=hint("high-low")))
         return parts
 
 
@@ -272,7 +279,7 @@ def findings_table(found: Sequence[Finding], width: int | None = None):
     df = pl.DataFrame(rows, schema={k: pl.String for k in ("finding", "group", "estimate",
                                                            "detectable", "sample", "note")})
     return render_table(df, "Headline findings", name="findings", width=width,
-                        max_rows=10_000)
+                        max_rows=10_000, all_hint="the report's first screen")
 
 
 def _group(f: Finding) -> str:

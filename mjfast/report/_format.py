@@ -201,9 +201,10 @@ VIEWS: dict[str, View] = {
         K("count", "count", COUNT, rank=2), K("points", "points", POINTS, rank=2),
         K("fan_id", "fan id", COUNT, rank=2)), sort=("wins",)),
     "fan-cooccurrence": View((
-        K("name_zh_a", "fan a"), K("name_zh_b", "fan b"), K("name_en_a", "fan a (en)"),
-        K("name_en_b", "fan b (en)"), K("rules"), K("variant"), K("source", rank=1),
+        K("name_zh_a", "fan a"), K("name_zh_b", "fan b"), K("rules"), K("variant"),
         K("wins", "wins with both", COUNT), K("share", "share of wins", PCT),
+        K("name_en_a", "fan a (en)", rank=1), K("name_en_b", "fan b (en)", rank=1),
+        K("source", rank=1),
         K("p_b_given_a", "P(b | a)", PCT, rank=1), K("p_a_given_b", "P(a | b)", PCT, rank=1),
         K("lift", "lift", RATIO, rank=1), K("wins_a", "wins with a", COUNT, rank=2),
         K("wins_b", "wins with b", COUNT, rank=2), K("n_wins", "all wins", COUNT, rank=2),
@@ -286,8 +287,8 @@ VIEWS: dict[str, View] = {
         K("mean_rank_efficiency", "mean efficiency rank", RATIO, rank=1)),
     "compare": View((
         K("rules"), K("source", rank=0), K("metric", "metric"), K("variant"),
-        K("reference", "against", rank=1), K("paired", "paired", TEXT, rank=1),
-        K("n", "sample", COUNT, rank=1), K("value", "value", NUMBER, rank=1),
+        K("n", "sample", COUNT, rank=1), K("paired", "paired", TEXT, rank=1),
+        K("reference", "against", rank=1), K("value", "value", NUMBER, rank=1),
         K("ref_value", "reference value", NUMBER, rank=1),
         K("diff", "difference", NUMBER, ("ci_low", "ci_high")),
         K("detectable", "detectable difference", NUMBER, rank=1),

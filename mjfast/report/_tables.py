@@ -30,8 +30,10 @@ def view_for(name: str | None) -> F.View | None:
 
 def columns(df: pl.DataFrame, name: str | None = None) -> list[F.Col]:
     v = view_for(name)
-    if v is None:
-        return [F.guess(c, df.schema[c]) for c in df.columns]
+    if v is None:      # a SQL result: its rule set and variant first, then its own order
+        first = [F.Col(k, k, F.TEXT, None, 0) for k in ("rules", "variant") if k in df.columns]
+        return first + [F.guess(c, df.schema[c]) for c in df.columns
+                        if c not in ("rules", "variant")]
     return v.columns(df.columns, dict(df.schema))
 
 

@@ -17,6 +17,7 @@ from ._tables import columns, grid, view_for
 
 
 TEXT_CAP = 30      # a text column wider than this wraps its cells
+TEXT_MIN = 14      # ... and narrower than this it does not wrap
 GAP = 2            # spaces between columns
 HEAD_MIN = 12      # a column is at least this wide when its header is (fewer header lines)
 
@@ -31,7 +32,7 @@ def per_group_head(df: pl.DataFrame, name: str | None, max_rows: int
     """The first rows of each group (rules, variant, source) so every group shows, at most
     about ``max_rows`` in all: (rows shown, rows left out, groups)."""
     v = view_for(name)
-    keys = [k for k in (v.group if v else ("rules", "variant", "source")) if k in df.columns]
+    keys = [k for k in (v.group if v else ("rules", "variant")) if k in df.columns]
     if df.height <= max_rows or not keys:
         return df.head(max_rows), max(df.height - max_rows, 0), 1
     groups = df.select(keys).unique().height
@@ -50,10 +51,12 @@ def _cells(s: str) -> int:
 
 def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60, *,
                  name: str | None = None, width: int | None = None,
-                 all_columns: bool = False, cjk: bool = True, more: str | None = None):
+                 all_columns: bool = False, cjk: bool = True, more: str | None = None,
+                 all_hint: str | None = None):
     """A rich Table of ``df`` fitted to ``width`` columns (the terminal's by default).
     ``name`` (a built-in analysis) picks its view: column order, labels with units, number
-    formats. ``more``: the command that gives every row (said in the caption)."""
+    formats. ``more``: the command that gives every row, ``all_hint``: the one that shows
+    every column (said in the caption; default: the ``--all`` option)."""
     from rich import box
     from rich.table import Table
     width = width or terminal_width()
@@ -83,22 +86,32 @@ def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60,
     if all_columns:
         keep = list(range(len(cols)))
     else:
+        # the needed columns (rank 0) always; when they are too wide, their text wraps
+        # (down to TEXT_MIN cells), then the last of them go; then the others, in the
+        # view's order, while they fit
         keep = sorted(i for i in range(len(cols)) if cols[i].rank == 0) or [0]
-        skipped_rank = None
+        for i in sorted(keep, key=lambda i: -need[i]):
+            if total(keep) <= width:
+                break
+            if not g.numeric[i] and need[i] > TEXT_MIN:
+                need[i] = max(TEXT_MIN, need[i] - (total(keep) - width))
+        while total(keep) > width and len(keep) > 1:
+            keep = keep[:-1]
         for i in order:
-            if i in keep or (skipped_rank is not None and cols[i].rank > skipped_rank):
-                continue      # a less needed column never takes the place of a needed one
-            if total(sorted(keep + [i])) <= width:
-                keep = sorted(keep + [i])
-            elif skipped_rank is None:
-                skipped_rank = cols[i].rank
+            if i in keep:
+                continue
+            if total(sorted(keep + [i])) > width:
+                break
+            keep = sorted(keep + [i])
 
     def build(keep: Sequence[int], caption: str | None = None) -> Table:
         t = Table(title=title, box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False,
                   show_edge=False, collapse_padding=True, caption=caption,
                   caption_justify="left", title_justify="left")
         for i in keep:
-            head = "\n".join(textwrap.wrap(g.headers[i], need[i], break_long_words=False))
+            h = g.headers[i].replace("95% CI", "95%\u00a0CI")     # kept on one line
+            head = "\n".join(textwrap.wrap(h, need[i], break_long_words=False)).replace(
+                "\u00a0", " ")
             t.add_column(head, justify="right" if g.numeric[i] else "left",
                          overflow="fold", min_width=need[i], max_width=need[i])
         for r in g.rows:
@@ -107,7 +120,10 @@ def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60,
 
     dropped = [cols[i].name for i in range(len(cols)) if i not in keep]
     notes = []
-    if dropped:
+    if dropped and all_hint:
+        names = ", ".join(dropped[:4]) + (" ..." if len(dropped) > 4 else "")
+        notes.append(f"{len(dropped)} more columns ({names}): {all_hint}")
+    elif dropped:
         listed = ", ".join(dropped[:8]) + (f" and {len(dropped) - 8} more" if len(dropped) > 8
                                            else "")
         notes.append(f"not shown: {listed} (--all shows every column)")
@@ -115,6 +131,8 @@ def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60,
         per = f"the first rows of each of {groups} groups; " if groups > 1 else ""
         notes.append(f"{per}{left_out:,} more rows"
                      + (f": {more}" if more else " (--max-rows N, or --format csv)"))
+    if df.height == 0:
+        notes.append("no rows: the dataset has none of the rows this needs")
     return build(keep, "\n".join(notes) or None)
 
 
