@@ -81,7 +81,7 @@ def test_report_is_self_contained(written):
     assert not re.search(r"https?://", page)
     assert "<script" not in page and "<link" not in page and "<img" not in page
     assert not re.findall(r"\bsrc=", page.split("@font-face")[-1])   # only the font's data URI
-    assert "@font-face" in page and "data:font/" in page
+    assert "@font-face" in page and "data:font/woff;base64," in page
     for name in ("一色三节高", "无字", "Half Flush", "high/low"):
         assert name in page
     charts = sorted(p.name for p in written.parent.glob("*.svg"))
@@ -210,7 +210,24 @@ def test_page_weight(study, written):
     import mjfast.report._fonts as Fo
     font = Fo.find_cjk_font()
     css = Fo.font_face_css(font, "一色三节高无字和牌")
-    assert len(css) < 120_000    # a few dozen glyphs and the Latin range
+    assert len(css) < 40_000     # a few dozen glyphs and the Latin range
+
+
+def test_embedded_font_covers_every_character(study):
+    """Every character of the page (CJK names, dashes, ×, ±...) has a glyph in the font
+    the page embeds."""
+    import base64
+    import io
+    from fontTools.ttLib import TTFont
+    html = study[0].read_text(encoding="utf-8")
+    data = re.search(r"url\(data:font/woff;base64,([A-Za-z0-9+/=]+)\)", html).group(1)
+    cmap = TTFont(io.BytesIO(base64.b64decode(data))).getBestCmap()
+    body = re.sub(r"<[^>]+>", "", html[html.index("<body>"):])
+    import html as H
+    text = H.unescape(body)
+    missing = sorted({c for c in text if not c.isspace() and ord(c) not in cmap})
+    assert missing == []
+    assert {"和", "牌", "一", "色"} <= {chr(c) for c in cmap}
 
 
 def test_cli_query_named_and_sql(dataset, tmp_path):

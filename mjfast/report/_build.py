@@ -25,7 +25,7 @@ from . import _format as F
 from ._fonts import find_cjk_font, font_face_css, missing_glyphs
 from ._summary import (Finding, StudySummary, compare_notes, findings_from_compare,
                        study_config, study_summary)
-from ._tables import compare_for_reading, grid
+from ._tables import compare_for_reading, grid, same_rows_once
 from ._terminal import per_group_head, render_table
 
 ROWS_PER_GROUP = 12      # table rows per rule set / variant / source group on the page
@@ -188,8 +188,9 @@ class Report:
 
     def _table(self, s: Section, df: pl.DataFrame, cjk: bool) -> str:
         name = s.key
+        said = []
         if name == "compare":
-            df = compare_for_reading(df)
+            df, said = same_rows_once(compare_for_reading(df))
         shown, left_out, groups = _rows_for_page(df, name, s.rows)
         cols = [c for c in grid(shown.head(0), name).cols if c.rank <= 1]
         g = grid(shown, name, cols, cjk=cjk)
@@ -201,7 +202,7 @@ class Report:
             tds = "".join(f"<td class='{'num' if num else 'txt'}'>{html.escape(v)}</td>"
                           for v, num in zip(cells, g.numeric))
             rows.append(f"<tr class='base'>{tds}</tr>" if is_base else f"<tr>{tds}</tr>")
-        notes = []
+        notes = [f"<p class='same'>{html.escape(x)}</p>" for x in said]
         if any(base):
             notes.append("Grey rows: the base fan, held by every ordinary win (left out of "
                          "the chart and of the co-occurrence ranking).")
@@ -215,7 +216,7 @@ class Report:
             notes.append(f"More columns ({html.escape(', '.join(hidden[:6]))}"
                          f"{', …' if len(hidden) > 6 else ''}): <code>{html.escape(q)} --all"
                          f"</code>")
-        note = "".join(f"<p class='note'>{n}</p>" for n in notes)
+        note = "".join(n if n.startswith("<p") else f"<p class='note'>{n}</p>" for n in notes)
         return (f"<div class='tw'><table><thead><tr>{head}</tr></thead><tbody>"
                 f"{''.join(rows)}</tbody></table></div>{note}")
 

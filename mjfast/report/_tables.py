@@ -113,6 +113,31 @@ def compare_for_reading(df: pl.DataFrame) -> pl.DataFrame:
         pl.col("metric").map_elements(metric_label, return_dtype=pl.String))
 
 
+def same_rows_once(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """A compare table for reading without its paired rows that are exactly zero (the
+    same under both variants in every paired deal): they are named once, in a sentence per
+    rule set and variant."""
+    if "metric_id" not in df.columns:
+        df = compare_for_reading(df)
+    same = pl.col("paired") & (pl.col("diff") == 0) & (pl.col("se").fill_null(0) == 0)
+    rows = df.filter(same)
+    notes = []
+    keys = [k for k in ("rules", "source", "variant", "reference") if k in df.columns]
+    for g in rows.select(keys).unique(maintain_order=True).rows():
+        sub = rows.filter(*[pl.col(k) == v for k, v in zip(keys, g)])
+        d = dict(zip(keys, g))
+        plain = [m for m, f in zip(sub["metric"], sub["fan"]) if not f]
+        fans = [m.replace(" held (paired per deal)", "") for m, f in zip(sub["metric"], sub["fan"])
+                if f]
+        what = [m.replace(" (paired per deal)", "") for m in plain]
+        if fans:
+            what.append(f"whether each of {len(fans)} fans is held ({', '.join(fans)})")
+        where = " · ".join(str(d[k]) for k in ("rules", "source") if d.get(k))
+        notes.append(f"Same under {d['variant']} and {d['reference']} ({where}) in every one "
+                     f"of {sub['n'].max():,} paired deals: " + "; ".join(what) + ".")
+    return df.filter(~same), notes
+
+
 def _interval(r: dict, ci: tuple[str, str]):
     a, b = ci
     if a == "±":        # value ± 1.96 standard errors (the analysis gives the se)
@@ -134,4 +159,5 @@ def width(s: str) -> int:
     return cell_len(s)
 
 
-__all__ = ["Grid", "grid", "columns", "view_for", "width", "compare_for_reading"]
+__all__ = ["Grid", "grid", "columns", "view_for", "width", "compare_for_reading",
+           "same_rows_once"]

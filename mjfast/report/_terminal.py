@@ -61,9 +61,10 @@ def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60,
     from rich.table import Table
     width = width or terminal_width()
     name = name or title
+    said: list[str] = []
     if name == "compare" and "metric" in df.columns:
-        from ._tables import compare_for_reading
-        df = compare_for_reading(df)
+        from ._tables import compare_for_reading, same_rows_once
+        df, said = same_rows_once(compare_for_reading(df))
     shown, left_out, groups = per_group_head(df, name, max_rows)
     cols = columns(df, name)
     if not cjk:
@@ -119,7 +120,7 @@ def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60,
         return t
 
     dropped = [cols[i].name for i in range(len(cols)) if i not in keep]
-    notes = []
+    notes = list(said)
     if dropped and all_hint:
         names = ", ".join(dropped[:4]) + (" ..." if len(dropped) > 4 else "")
         notes.append(f"{len(dropped)} more columns ({names}): {all_hint}")
