@@ -432,7 +432,7 @@ def collapse_same(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
                 first = first.with_columns(pl.lit(name).cast(df.schema["variant"])
                                            .alias("variant"))
                 notes.append(f"{_charts.label(g)}: identical under {', '.join(cls[:-1])} and "
-                             f"{cls[-1]}, shown once as “{name}”.")
+                             f"{cls[-1]}, shown once (variant {name}).")
             parts.append(first)
     return pl.concat(parts, how="vertical_relaxed"), notes
 

@@ -278,6 +278,8 @@ def line_panel(title: str, lines: Sequence[Line], kind: str, *, lo: float, hi: f
                subtitle: str | None = None) -> str:
     """Lines with interval bands; the legend names only the lines drawn."""
     lines = [ln for ln in lines if any(y is not None for y in ln.ys)]
+    if len(lines) == 1:      # no legend for one line: its name goes under the title
+        subtitle = f"{lines[0].name}: {subtitle}" if subtitle else lines[0].name
     legend_rows = math.ceil(len(lines) / 2) if len(lines) > 1 else 0
     top = 28 + (16 if subtitle else 0) + 16 * legend_rows
     plot_h = 190
