@@ -148,6 +148,13 @@ def test_run_summary_fits_and_ranks_fans_per_rule_set(study):
     top = text[text.index("Top fans"):]
     assert "tuidaohu" in top and "mcr" in top and "和牌" not in top
     assert "…" not in text
+    # without a width the tables fit the console that prints them (mjfast run's own)
+    for w in (80, 120):
+        con = Console(width=w, file=io.StringIO(), color_system=None)
+        for part in rep.summary():
+            con.print(part)
+        out = con.file.getvalue()
+        assert max(cell_len(x) for x in out.splitlines()) <= w and "Top fans" in out
 
 
 def test_headers_never_read_the_same():

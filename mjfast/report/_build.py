@@ -26,7 +26,8 @@ from ._fonts import find_cjk_font, font_face_css, missing_glyphs
 from ._summary import (Finding, StudySummary, compare_notes, findings_from_compare,
                        study_config, study_summary)
 from ._tables import compare_for_reading, grid, same_rows_once
-from ._terminal import per_group_head, render_table
+from ._terminal import Fitted, per_group_head
+from ._terminal import render_table as _render
 
 ROWS_PER_GROUP = 12      # table rows per rule set / variant / source group on the page
 
@@ -224,11 +225,17 @@ class Report:
     def summary(self, width: int | None = None):
         """Rich renderables for a terminal: the headline findings, the play statistics,
         the top fans of each rule set (base fans aside) and the MCR high/low split, each
-        fitted to ``width`` columns (the terminal's by default)."""
+        fitted to ``width`` columns (default: the width of the console that prints it)."""
         parts = []
+
+        def render_table(df, title, **kw):     # fitted when printed unless width is given
+            return (Fitted(df, title, **kw) if kw.pop("width", None) is None
+                    else _render(df, title, width=width, **kw))
         found = self.headline()
         if found:
-            parts.append(findings_table(found, width))
+            parts.append(findings_table(found, width) if width else Fitted(
+                *_findings_frame(found), name="findings", max_rows=10_000,
+                all_hint="the report's first screen"))
 
         def hint(name):
             return f"{_query_cmd(self.dataset, name)} --all"
@@ -273,14 +280,19 @@ def findings_from_play(ps: pl.DataFrame | None) -> list[Finding]:
     return out
 
 
-def findings_table(found: Sequence[Finding], width: int | None = None):
-    """The headline findings as a terminal table (same formats as the page)."""
+def _findings_frame(found: Sequence[Finding]):
     rows = [{"finding": f.name, "group": _group(f), "estimate": _estimate(f),
              "detectable": _detect(f), "sample": f.sample, "note": f.note} for f in found]
     df = pl.DataFrame(rows, schema={k: pl.String for k in ("finding", "group", "estimate",
                                                            "detectable", "sample", "note")})
-    return render_table(df, "Headline findings", name="findings", width=width,
-                        max_rows=10_000, all_hint="the report's first screen")
+    return df, "Headline findings"
+
+
+def findings_table(found: Sequence[Finding], width: int | None = None):
+    """The headline findings as a terminal table (same formats as the page)."""
+    df, title = _findings_frame(found)
+    return _render(df, title, name="findings", width=width, max_rows=10_000,
+                   all_hint="the report's first screen")
 
 
 def _group(f: Finding) -> str:

@@ -137,4 +137,23 @@ def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60,
     return build(keep, "\n".join(notes) or None)
 
 
-__all__ = ["render_table", "terminal_width", "per_group_head"]
+class Fitted:
+    """A table that fits whatever console prints it: :func:`render_table` at the console's
+    width when printed (``mjfast run`` prints the summary on its own console)."""
+
+    def __init__(self, df: pl.DataFrame, title: str | None = None, max_rows: int = 60,
+                 **kw):
+        self.args, self.kw = (df, title, max_rows), kw
+
+    def table(self, width: int):
+        return render_table(*self.args, **{**self.kw, "width": width})
+
+    def __rich_console__(self, console, options):
+        yield self.table(options.max_width)
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+        return Measurement.get(console, options, self.table(options.max_width))
+
+
+__all__ = ["render_table", "terminal_width", "per_group_head", "Fitted"]
