@@ -10,8 +10,8 @@ import numpy as np
 from ..datasets._events import EventBuilder, EventFlag, EventKind, Events
 from ..errors import InputError
 from . import layout as L
-from ._core import apply as _apply, init_state as _init, win_value as _win_value
-from ._play import auto_step as _auto, legal_actions as _legal, resolve_claims as _resolve
+from .compiled import apply as _apply, init_state as _init, win_value as _win_value
+from .compiled import auto_step as _auto, legal_actions as _legal, resolve_claims as _resolve
 from . import _score as _S
 from ._score import fan_table, make_context
 from ._structure import GameStructure
@@ -138,7 +138,7 @@ class Game:
                 "river_claimed": [bool(t & L.RIVER_CLAIMED) for t in river]}
 
     def wall_left(self, player: int | None = None) -> int:
-        from ._core import wall_left
+        from .compiled import wall_left
         p = self._h(L.H_TURN) if player is None else int(player)
         return int(wall_left(self.S, p))
 

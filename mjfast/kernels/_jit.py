@@ -146,32 +146,33 @@ def ensure(symbol: str) -> None:
         raise RuntimeError(f"{_DECLARED[symbol].module} does not export {symbol}")
 
 
-SYMBOL_TABLE = "mjfast.kernels._symbols"
+# the modules that declare symbols (each package's interface to its compiled units)
+SYMBOL_TABLES = ("mjfast.kernels._symbols", "mjfast.engine._symbols")
 _ENSURED_MODULES: set[str] = set()
 
 
 def symbols_reached(module: str) -> list[str]:
-    """The symbols compiled code of ``module`` may call: those its closure imports from
-    the symbol table (``from ._symbols import score_mcr``; importing the table module
-    itself counts as all of them)."""
-    names: set[str] = set()
-    everything = False
+    """The symbols compiled code of ``module`` may call: those its closure imports from a
+    symbol table (``from ._symbols import score_mcr``; importing a table module itself
+    counts as all of its symbols)."""
+    wanted: list[tuple[str, str | None]] = []
     for m in _cache.module_closure(module):
         for mod, imported in _cache.imports_of(m):
-            if mod == SYMBOL_TABLE:
-                names.update(imported) if imported else None
-                everything |= not imported
-            elif mod == SYMBOL_TABLE.rpartition(".")[0] and "_symbols" in imported:
-                everything = True
-    if not names and not everything:
-        return []
-    table = importlib.import_module(SYMBOL_TABLE)
-    declared = {id(s.fn): s for s in _DECLARED.values()}
-    found = [declared[id(getattr(table, n))] for n in sorted(names)
-             if id(getattr(table, n, None)) in declared]
-    if everything:
-        found = list(_DECLARED.values())
-    return [s.symbol for s in found]
+            if mod in SYMBOL_TABLES:
+                wanted.extend((mod, n) for n in imported) if imported else wanted.append((mod, None))
+            else:
+                for n in imported:
+                    if f"{mod}.{n}" in SYMBOL_TABLES:
+                        wanted.append((f"{mod}.{n}", None))
+    found: dict[str, Symbol] = {}
+    for mod, name in wanted:
+        table = importlib.import_module(mod)
+        objs = [getattr(table, name, None)] if name else list(vars(table).values())
+        for obj in objs:
+            for s in _DECLARED.values():
+                if s.fn is obj:
+                    found[s.symbol] = s
+    return sorted(found)
 
 
 def ensure_symbols_for(module: str) -> None:

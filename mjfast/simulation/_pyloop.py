@@ -156,8 +156,7 @@ def _choose(pol, g, p, acts):
 def _play_one(g, ctx, bc, n, pols, codes, keys, minimum, c, scores, fans, decide_turn,
               decide_claim):
     """One deal on ``g``; returns (error code, {event row: situation flags of a win})."""
-    from ..engine._core import situation_flags
-    from ..engine._play import auto_step
+    from ..engine.compiled import auto_step, situation_flags
     S = g.S
     sit: dict[int, int] = {}
     ctr = [0] * n
@@ -228,7 +227,7 @@ def _play_one(g, ctx, bc, n, pols, codes, keys, minimum, c, scores, fans, decide
                             apply(K.CLAIM_LOST, q, lt, a.kind, d)
                     claims_done = False
                     continue
-        if auto_step(S, ctx, step) == 1:
+        if auto_step(S, ctx, step):
             kind, p, tile, aux, target, flags = (int(x) for x in step)
             apply(kind, p, tile, aux, target, flags)
             claims_done = False
