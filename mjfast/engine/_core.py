@@ -37,6 +37,7 @@ from .layout import (ACT_FIELDS, ACT_PASS, E_BAD_MELD, E_CHOW_LEFT, E_DEAL, E_DE
                       STATE_SIZE, VISIBLE, W_FANS, W_FLAGS, W_FROM, W_LEGAL, W_PLAYER,
                       W_SCORES, W_TILE, W_TOTAL, WALL, WALL_BOTZONE, WIN_FIELDS, WINS,
                       MAX_FANS)
+from ..kernels import maybe_complete as _maybe_complete
 from ..kernels import (R_COUNTS, R_DEALER, R_DISCARDER, R_FLAGS, R_FLOWERS, R_MELDS,
                        R_N_MELDS, R_PREVALENT, R_SEAT, R_STREAK, R_TABLE_DISCARDS, R_WIN,
                        ROW_SIZE)
@@ -273,67 +274,9 @@ def situation_flags(S, p, tile, self_drawn, robbing):
 
 
 @kernel
-def _sets_only(c, off, tmp):
-    """The suit ``c[off:off+9]`` splits into sets (chows and pungs)."""
-    for i in range(9):
-        tmp[i] = c[off + i]
-    for i in range(9):
-        k = tmp[i] % 3
-        if k:
-            if i > 6 or tmp[i + 1] < k or tmp[i + 2] < k:
-                return False
-            tmp[i + 1] -= k
-            tmp[i + 2] -= k
-    return True
-
-
-@kernel
-def _regular_ok(c, tmp):
-    """``c`` (34 counts, a complete-size hand) is sets and one pair."""
-    pair_suit = -1
-    for t in range(27, 34):
-        r = c[t] % 3
-        if r == 1:
-            return False
-        if r == 2:
-            if pair_suit >= 0:
-                return False
-            pair_suit = 3
-    for s in range(3):
-        tot = 0
-        for i in range(9):
-            tot += c[9 * s + i]
-        r = tot % 3
-        if r == 1:
-            return False
-        if r == 2:
-            if pair_suit >= 0:
-                return False
-            pair_suit = s
-    for s in range(3):
-        if s != pair_suit:
-            if not _sets_only(c, 9 * s, tmp):
-                return False
-    if pair_suit == 3:
-        return True
-    if pair_suit < 0:
-        return False
-    off = 9 * pair_suit
-    for i in range(9):
-        if c[off + i] >= 2:
-            c[off + i] -= 2
-            ok = _sets_only(c, off, tmp)
-            c[off + i] += 2
-            if ok:
-                return True
-    return False
-
-
-@kernel
 def maybe_complete(c, nm, form_mask):
-    """A cheap necessary test that ``c`` (concealed counts with the winning tile) is a
-    complete hand of some form in ``form_mask``; exact for the regular form and seven
-    pairs, a presence test for MCR's special forms (the scorer decides those)."""
+    """The cheap completeness test of ``mjfast.kernels`` (exact for the regular form and
+    the pairs forms, a presence test for MCR's special forms) with its own scratch."""
     tmp = np.empty(9, dtype=np.int64)
     return _maybe_complete(c, nm, form_mask, tmp)
 
@@ -360,52 +303,6 @@ def could_win_p(S, P, p, tile, self_drawn):
     if c[tile] <= 0 or c[tile] > 4:
         return False
     return _maybe_complete(c, S[H_NMELDS + p], P[C_FORM_MASK], w[34:])
-
-
-@kernel
-def _maybe_complete(c, nm, form_mask, tmp):
-    if _regular_ok(c, tmp):
-        return True
-    if nm == 0:
-        odd = 0
-        odd3 = 0
-        mx = 0
-        for t in range(34):
-            if c[t] % 2 == 1:
-                odd += 1
-                if c[t] == 3:
-                    odd3 += 1
-            if c[t] > mx:
-                mx = c[t]
-        if (form_mask >> 1) & 1 and odd == 0:
-            return True
-        if (form_mask >> 5) & 1 and odd == 1 and odd3 == 1:
-            return True
-        if (form_mask >> 3) & 1 and mx == 1:
-            return True
-        if (form_mask >> 2) & 1:
-            allk = True
-            for t in range(27, 34):
-                if c[t] == 0:
-                    allk = False
-            for s in range(3):
-                if c[9 * s] == 0 or c[9 * s + 8] == 0:
-                    allk = False
-            if allk:
-                return True
-    if (form_mask >> 4) & 1 and nm <= 1:
-        for a in range(3):
-            for b in range(3):
-                if b == a:
-                    continue
-                d = 3 - a - b
-                ok = True
-                for k in range(3):
-                    if c[0 + a + 3 * k] == 0 or c[9 + b + 3 * k] == 0 or c[18 + d + 3 * k] == 0:
-                        ok = False
-                if ok:
-                    return True
-    return False
 
 
 @kernel

@@ -59,15 +59,17 @@ def _sort_into(src, n, dst):
 
 
 @kernel(error_model="numpy")
-def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, work, ft,
-              work_fans, dscr, sc, suit_tab):
-    """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;
-    ``prof`` the rule profile's arrays (:mod:`mjfast.rules._profile`).
-    Writes fan counts into ft_best (int32[N_FANS], flowers not included) and returns the
+def score_one(ctx, ws, c, win, melds, nm, fl, seat, prevalent, ft_best):
+    """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile
+    (a view of the workspace); ``ctx`` / ``ws`` the context and workspace (the rule
+    profile's arrays and the scratch are views of them: few arguments to pass).
+    Writes fan counts into ft_best (int64[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete (ft_best is then
     undefined; every path that returns a total has written all of it)."""
     (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
-     _col, _live, off, excluders) = prof
+     _col, _live, off, excluders) = profile_views(ctx)
+    divbuf, work, ft, work_fans, sc, dscr, _place, _vec, _c = workspace_views(ws)
+    suit_tab = suit_table_view(ctx)
     kong_combo = ints[I_KONG_COMBO] != 0
     heaven_no_waits = ints[I_HEAVEN] != 0
     # a pung of the seat wind that is also the prevalent wind: one account-once deduction
@@ -615,12 +617,6 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
 # ---------------------------------------------------------------------------------------
 # the row entry: the one compiled MCR scorer every caller reaches (symbol score_mcr)
 # ---------------------------------------------------------------------------------------
-# score_one is compiled into the row entry (its one call site): through a call boundary
-# the profile's arrays and the scratch go field by field (well over a hundred scalar
-# arguments), about a third of a hand's time.
-_score_one_here = kernel(inline="always", error_model="numpy")(python_function(score_one))
-
-
 @kernel(inline="always", error_model="numpy")
 def score_row(ctx, ws, row, fans):
     """Score the hand row ``row`` (layout in :mod:`._context`) into ``fans`` (int64 by fan
@@ -631,7 +627,7 @@ def score_row(ctx, ws, row, fans):
     ints = prof[0]
     points = prof[1]
     ncols = ctx[X_NCOLS]
-    divbuf, work, ft, wfans, sc, dscr, _place, _vec, c = workspace_views(ws)
+    c = workspace_views(ws)[8]
     win = row[R_WIN]
     nm = row[R_N_MELDS]
     melds = row_melds(row)
@@ -649,8 +645,7 @@ def score_row(ctx, ws, row, fans):
         fl = row[R_FLAGS]
         if not (row[R_SEAT] == row[R_DEALER] and nm == 0):
             fl &= ~F_FIRST_TURN      # the heavenly hand: the dealer's concealed hand only
-        tot = _score_one_here(c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], prof,
-                              fans, divbuf, work, ft, wfans, dscr, sc, suit_table_view(ctx))
+        tot = score_one(ctx, ws, c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], fans)
     row[R_EXTRA] = 0
     if tot < 0:
         for f in range(ncols):

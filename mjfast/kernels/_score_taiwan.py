@@ -18,7 +18,7 @@ import numpy as np
 
 from ..rules._keys import TAIWAN_KEYS
 from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
-from ._jit import export, kernel, python_function
+from ._jit import export, kernel
 from ._symbols import score_taiwan
 from ._context import (R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
                        R_N_MELDS, R_SEAT, R_TABLE_DISCARDS, R_TOTAL, R_WIN, X_NCOLS, as_rows,
@@ -297,12 +297,17 @@ def _eight_flowers(prof, hits, kept, best):
 
 
 @kernel
-def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, divbuf, st,
-              place, hits, kept, best, work):
-    """One hand: the highest reading's total (tai, -1 = not complete); ``best`` gets its
-    fan-id counts. ``c`` int64[34] with the winning tile (restored); 8 flowers score
-    八花独占 alone when it is on. ``hits`` int64[K], ``kept``/``best`` int64[n_cols],
-    ``work`` int64[WORK_SIZE], ``st`` the decomposer's scratch."""
+def score_one(ctx, ws, c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td):
+    """One hand: the highest reading's total (tai, -1 = not complete); the workspace's
+    ``vec[2]`` gets its fan-id counts. ``c`` int64[34] with the winning tile (restored); 8
+    flowers score 八花独占 alone when it is on. The profile's arrays and the scratch are
+    views of ``ctx`` / ``ws`` (few arguments to pass)."""
+    prof = profile_views(ctx)
+    divbuf, _work, _ft, _wfans, _sc, st, place, vec, _c = workspace_views(ws)
+    hits = vec[0]
+    kept = vec[1]
+    best = vec[2]
+    work = vec[3]
     col = prof[P_COL]
     if nflow >= 8 and prof[P_LIVE][col[K_EIGHT_FLOWERS]] != 0:
         return _eight_flowers(prof, hits, kept, best)
@@ -313,11 +318,6 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, di
                          divbuf, n, place, hits, kept, best, work)
 
 
-# score_one compiled into the row entry (its one call site): through a call boundary the
-# profile's arrays and the scratch go field by field (well over a hundred scalar arguments)
-_score_one_inline = kernel(inline="always")(python_function(score_one))
-
-
 # ---------------------------------------------------------------------------------------
 # the row entry: the one compiled Taiwan scorer every caller reaches (symbol score_taiwan)
 # ---------------------------------------------------------------------------------------
@@ -325,15 +325,14 @@ _score_one_inline = kernel(inline="always")(python_function(score_one))
 def score_row(ctx, ws, row, fans):
     """Score hand row ``row`` (:mod:`._context`) into ``fans`` by fan id; the tai total
     without the dealer bonus, -1 when not complete (8 flowers score 八花独占 alone)."""
-    prof = profile_views(ctx)
     ncols = ctx[X_NCOLS]
-    divbuf, _work, _ft, _wfans, _sc, dscr, place, vec, c = workspace_views(ws)
+    vec = workspace_views(ws)[7]
+    c = workspace_views(ws)[8]
     for t in range(34):
         c[t] = row[R_COUNTS + t]
-    total = _score_one_inline(c, row[R_WIN], row_melds(row), row[R_N_MELDS],
-                              row[R_FLOWERS], row[R_FLAGS], row[R_SEAT], row[R_DEALER],
-                              row[R_DISCARDER], row[R_TABLE_DISCARDS], prof, divbuf, dscr,
-                              place, vec[0], vec[1], vec[2], vec[3])
+    total = score_one(ctx, ws, c, row[R_WIN], row_melds(row), row[R_N_MELDS],
+                      row[R_FLOWERS], row[R_FLAGS], row[R_SEAT], row[R_DEALER],
+                      row[R_DISCARDER], row[R_TABLE_DISCARDS])
     best = vec[2]
     for f in range(ncols):
         fans[f] = best[f] if total >= 0 else 0

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..rules._keys import TUIDAOHU_KEYS
 from ..rules._profile import I_FORM_MASK, I_NCOLS
-from ._jit import export, kernel, python_function
+from ._jit import export, kernel
 from ._symbols import score_tuidaohu
 from ._context import (C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C_PLAYERS,
                        PARAMS_AT, R_COUNTS, R_DEALER, R_EXTRA, R_FLAGS, R_LEGAL, R_N_MELDS, R_SEAT,
@@ -66,13 +66,18 @@ def _set(hits, pred_col, p):
 
 
 @kernel
-def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, best):
+def score_one(ctx, ws, c, melds, n_melds, flags, seat, dealer):
     """Score one complete hand. ``c`` int64[34] concealed counts (winning tile included;
-    restored), ``melds`` int8[5, 4]; ``prof`` the rule profile's arrays. Writes the best
-    reading's fan counts into ``best`` (int64[n_cols]) and returns its total, or -1 when
-    the hand is not complete."""
+    restored), ``melds`` [5, 4]. Writes the best reading's fan counts into the
+    workspace's ``vec[2]`` and returns its total, or -1 when the hand is not complete.
+    The profile's arrays and the scratch are views of ``ctx`` / ``ws``."""
     (ints, values, _topo, excl, reducers, red_t, red_n, red_unless,
-     pc, _live, off, excluders) = prof
+     pc, _live, off, excluders) = profile_views(ctx)
+    buf = workspace_views(ws)[0]
+    vec = workspace_views(ws)[7]
+    base = vec[0]
+    hits = vec[1]
+    best = vec[2]
     form_mask = ints[I_FORM_MASK]
     nm = n_melds
     tot = 0
@@ -187,11 +192,6 @@ def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, bes
     return best_total
 
 
-# score_one compiled into the row entry (its one call site): through a call boundary the
-# profile's arrays and the scratch go field by field (well over a hundred scalar arguments)
-_score_one_inline = kernel(inline="always")(python_function(score_one))
-
-
 # reasons of validate_rows (codes -> messages in mjfast.scoring.tuidaohu)
 BAD_OK = 0
 BAD_TILE_SET = 1
@@ -250,15 +250,14 @@ def score_row(ctx, ws, row, fans):
     """Score hand row ``row`` (:mod:`._context`) into ``fans`` by fan id; the fan total
     before the cap, -1 when not complete; ``row[R_EXTRA]`` the kong units the winner
     receives in all (units of base)."""
-    prof = profile_views(ctx)
     ncols = ctx[X_NCOLS]
-    divbuf, _work, _ft, _wfans, _sc, _dscr, _place, vec, c = workspace_views(ws)
+    vec = workspace_views(ws)[7]
+    c = workspace_views(ws)[8]
     for t in range(34):
         c[t] = row[R_COUNTS + t]
     melds = row_melds(row)
     nm = row[R_N_MELDS]
-    total = _score_one_inline(c, melds, nm, row[R_FLAGS], row[R_SEAT], row[R_DEALER], prof,
-                              divbuf, vec[0], vec[1], vec[2])
+    total = score_one(ctx, ws, c, melds, nm, row[R_FLAGS], row[R_SEAT], row[R_DEALER])
     best = vec[2]
     for f in range(ncols):
         fans[f] = best[f] if total >= 0 else 0

@@ -21,6 +21,7 @@ import numpy as np
 from ..errors import IncompleteHandError, RuleSetError, SituationError
 from ..hand import Hand, HandBatch
 from ..kernels import context_for
+from . import _settle
 from ._rows import run_batch
 from ._waits import wait_grid, wait_pairs
 from ..rules._profile import RuleProfile, get_profile
@@ -119,31 +120,15 @@ def settle_mcr(total: int, legal: bool, seat: int, self_drawn: bool, discarder: 
     the others (−30 / +10 each, the Botzone judge's convention). ``discarder`` None on a
     discard win means the player before the winner (上家).
     """
-    gains = {w: 0 for w in WIND_LETTERS}
-    me = WIND_LETTERS[seat]
-    if not legal:
-        for w in WIND_LETTERS:
-            if w != me:
-                gains[w] += false_win[1]
-                gains[me] -= false_win[1]
-        return gains
-    if self_drawn:
-        for w in WIND_LETTERS:
-            if w != me:
-                gains[w] -= total + seat_payment
-                gains[me] += total + seat_payment
-        return gains
-    if discarder is None:
+    if not legal or self_drawn:
+        discarder = None
+    elif discarder is None:
         discarder = (seat - 1) % 4
-    if discarder == seat:
+    if discarder is not None and discarder == seat:
         raise SituationError(f"discarder={WIND_LETTERS[discarder]}", None, "the winner cannot be the discarder")
-    for k, w in enumerate(WIND_LETTERS):
-        if w == me:
-            continue
-        pay = seat_payment + (total if k == discarder else 0)
-        gains[w] -= pay
-        gains[me] += pay
-    return gains
+    P = _settle.params(FAN_TABLE, seat_payment=seat_payment, false_win=false_win[1])
+    out = _settle.win(P, seat, self_drawn, discarder, total, legal)
+    return {w: int(out[k]) for k, w in enumerate(WIND_LETTERS)}
 
 
 # ---------------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ in the hand; settle them with :func:`kong_payment` from a game record.
 from __future__ import annotations
 
 import functools
-import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -28,6 +27,7 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
 from ..hand import Hand, HandBatch, MeldKind
 from ..kernels import _score_tuidaohu as _k
 from ..kernels import context_of
+from . import _settle
 from ._rows import run_batch
 from ._waits import wait_grid, wait_pairs
 from ..rules._profile import RuleProfile, get_profile
@@ -140,25 +140,17 @@ def kong_payment(kind: str, seat: int, discarder: int | None = None, *, rules: s
     positive. ``kind`` is ``open`` (needs ``discarder``), ``added``, ``concealed`` or
     ``robbed`` (an added kong robbed for a win: pays nothing)."""
     t = _table_for(rules, variant)
-    s, players = t.settlement, t.players
-    out = {p: 0 for p in range(players)}
+    players = t.players
     if kind == "robbed":
-        return out
+        return {p: 0 for p in range(players)}
     if kind == "open":
         if discarder is None or discarder == seat or not 0 <= discarder < players:
             raise SituationError(f"discarder={discarder}", None, "an open kong needs its discarder")
-        amt = int(s["kong_open"]) * base
-        out[discarder] -= amt
-        out[seat] += amt
-        return out
-    if kind not in ("added", "concealed"):
+    elif kind not in ("added", "concealed"):
         raise SituationError(kind, None, "kong kind is open, added, concealed or robbed")
-    amt = int(s[f"kong_{kind}"]) * base
-    for p in range(players):
-        if p != seat:
-            out[p] -= amt
-            out[seat] += amt
-    return out
+    P = _settle.params(t, base=base)
+    out = _settle.kong(P, seat, kind, discarder if kind == "open" else None)
+    return {p: int(out[p]) for p in range(players)}
 
 
 def _chips_of(chips, players: int) -> dict[int, int] | None:
@@ -195,11 +187,8 @@ def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = Non
     mult = multiplier(fan, cap)
     pay = mult * int(base)
     others = [p for p in range(players) if p != seat]
-    win = {p: 0 for p in range(players)}
     note = {}
-    if self_drawn:
-        payers = others
-    else:
+    if not self_drawn:
         if discarder is None:
             if players == 2:
                 discarder = others[0]
@@ -209,10 +198,9 @@ def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = Non
         if not 0 <= discarder < players or discarder == seat:
             raise SituationError(f"discarder={discarder}", None,
                                  f"the discarder is a seat 0..{players - 1} other than the winner")
-        payers = [discarder] if s.get("win_discard_payers", "discarder") == "discarder" else others
-    for p in payers:
-        win[p] -= pay
-        win[seat] += pay
+    P = _settle.params(t, base=base, fee_rate=fee_rate)
+    paid = _settle.win(P, seat, self_drawn, None if self_drawn else discarder, int(fan))
+    win = {p: int(paid[p]) for p in range(players)}
     kong = {p: 0 for p in range(players)}
     kong_list = []
     for kind, d in kongs:
@@ -236,7 +224,7 @@ def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = Non
     net = dict(gross)
     for p in range(players):
         if gross[p] > 0 and fee_rate:
-            fee_amt[p] = math.floor(gross[p] * fee_rate + Fraction(1, 2))
+            fee_amt[p] = _settle.fee_on(P, gross[p])
             net[p] -= fee_amt[p]
     L = WIND_LETTERS
     out = {
