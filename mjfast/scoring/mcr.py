@@ -60,7 +60,11 @@ def _suit_table() -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
-def _tables(variant: str | None) -> _Tables:
+def _tables(variant: str | RuleProfile | None) -> _Tables:
+    if isinstance(variant, RuleProfile):        # an in-memory profile (rules.without_fans)
+        if variant.rules != "mcr":
+            raise RuleSetError(variant.rules, None, "the MCR scorer needs an MCR rule profile")
+        return _Tables(variant)
     return _Tables(get_profile("mcr", variant))
 
 
@@ -68,7 +72,10 @@ FAN_TABLE = rule_table(None)
 
 
 def _norm_variant(variant: str | None) -> str | None:
-    """``None`` for the official table, else the variant name (lower case) or file path."""
+    """``None`` for the official table, else the variant name (lower case) or file path
+    (a :class:`~mjfast.rules.RuleProfile` passes through)."""
+    if isinstance(variant, RuleProfile):
+        return variant
     if variant is None or str(variant).lower() in ("", "none", "default", "official"):
         return None
     v = str(variant)
