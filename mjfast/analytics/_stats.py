@@ -193,12 +193,22 @@ def moments(units: pl.LazyFrame, keys) -> pl.LazyFrame:
     return per_unit.join(per_cl, on=keys, how="left", nulls_equal=True).select(*keys, *MOMENTS)
 
 
-def family_moments(xunits: pl.LazyFrame, yunits: pl.LazyFrame, keys, member: str) -> pl.LazyFrame:
+X_ONLY = ("n_units", "n_clusters", "s_xa", "s_xb", "u_xa_xa", "u_xa_xb", "u_xb_xb",
+          "c_xa_xa", "c_xa_xb", "c_xb_xb")
+
+
+def family_moments(xunits: pl.LazyFrame, yunits: pl.LazyFrame, keys, member: str,
+                   base: int = -1) -> pl.LazyFrame:
     """Moments of a *family* of ratios sharing one denominator, without a cross join:
     ``xunits`` one row per unit (``keys``, ``unit``, ``cluster``, ``xa``, ``xb``) and
     ``yunits`` the sparse numerators (``keys``, ``member``, ``unit``, ``cluster``, ``ya``,
-    ``yb``; units without the member have no row). Gives :data:`MOMENTS` per ``keys`` +
-    ``member`` (e.g. each fan's share among the wins)."""
+    ``yb``; units without the member have no row), e.g. each fan's share among the wins.
+
+    Out: :data:`MOMENTS` per ``keys`` + ``member`` in two kinds of rows, so that partials
+    add exactly even when a member is absent from one of them: the *base* row
+    (``member == base``) holds the denominator's moments and the unit and cluster counts
+    (:data:`X_ONLY`), each member's row holds only the moments that involve its numerator
+    (``X_ONLY`` zero). :func:`complete_family` joins them before :func:`estimates`."""
     keys = list(keys)
     c = pl.col
     xs = xunits.select(*keys, "unit", "cluster", _f(c("xa")).alias("xa"), _f(c("xb")).alias("xb"))
@@ -218,7 +228,7 @@ def family_moments(xunits: pl.LazyFrame, yunits: pl.LazyFrame, keys, member: str
     yu = yu.join(xs.select(*keys, "unit", "xa", "xb"), on=keys + ["unit"], how="left",
                  nulls_equal=True).with_columns(c("xa").fill_null(0.0), c("xb").fill_null(0.0))
 
-    def ymom(frame, prefix):
+    def ymom(prefix):
         return [(c("ya") ** 2).sum().alias(f"{prefix}_ya_ya"),
                 (c("ya") * c("xa")).sum().alias(f"{prefix}_ya_xa"),
                 (c("ya") * c("yb")).sum().alias(f"{prefix}_ya_yb"),
@@ -228,15 +238,30 @@ def family_moments(xunits: pl.LazyFrame, yunits: pl.LazyFrame, keys, member: str
                 (c("yb") * c("xb")).sum().alias(f"{prefix}_yb_xb")]
 
     ym_u = yu.group_by(keys + [member]).agg(c("ya").sum().alias("s_ya"),
-                                            c("yb").sum().alias("s_yb"), *ymom(yu, "u"))
+                                            c("yb").sum().alias("s_yb"), *ymom("u"))
     ycl = yu.group_by(keys + [member, "cluster"]).agg(c("ya").sum(), c("yb").sum())
     ycl = ycl.join(xcl, on=keys + ["cluster"], how="left", nulls_equal=True).with_columns(
         c("xa").fill_null(0.0), c("xb").fill_null(0.0))
-    ym_c = ycl.group_by(keys + [member]).agg(*ymom(ycl, "c"))
-    out = (ym_u.join(ym_c, on=keys + [member], how="left", nulls_equal=True)
-           .join(base_u, on=keys, how="left", nulls_equal=True)
-           .join(base_c, on=keys, how="left", nulls_equal=True))
-    return out.select(*keys, member, *MOMENTS)
+    ym_c = ycl.group_by(keys + [member]).agg(*ymom("c"))
+    members = ym_u.join(ym_c, on=keys + [member], how="left", nulls_equal=True).with_columns(
+        pl.lit(0, pl.Int64).alias("n_units"), pl.lit(0, pl.Int64).alias("n_clusters"),
+        *[pl.lit(0.0).alias(x) for x in X_ONLY[2:]])
+    bases = base_u.join(base_c, on=keys, how="left", nulls_equal=True).with_columns(
+        pl.lit(base, pl.Int64).alias(member),
+        *[pl.lit(0.0).alias(x) for x in MOMENTS if x not in X_ONLY])
+    cols = [*keys, member, *MOMENTS]
+    return pl.concat([members.select(cols), bases.select(cols)], how="vertical_relaxed")
+
+
+def complete_family(df: pl.DataFrame, keys, member: str, base: int = -1) -> pl.DataFrame:
+    """A (merged) :func:`family_moments` frame with every member's row completed by its
+    base row's denominator moments and counts (the base rows dropped)."""
+    keys = list(keys)
+    is_base = pl.col(member) == base
+    b = df.filter(is_base).select(*keys, *[pl.col(x).alias(f"_b_{x}") for x in X_ONLY])
+    m = df.filter(~is_base).join(b, on=keys, how="left", nulls_equal=True)
+    return m.with_columns(*[(pl.col(x) + pl.col(f"_b_{x}").fill_null(0)).alias(x)
+                            for x in X_ONLY]).drop([f"_b_{x}" for x in X_ONLY])
 
 
 def _var(m: dict[str, np.ndarray], prefix: str, ra, rb, has_b) -> np.ndarray:
@@ -343,5 +368,5 @@ def proportion_interval(part: pl.DataFrame, level: float = LEVEL, m: pl.Series |
     return pl.Series(lo).fill_nan(None), pl.Series(hi).fill_nan(None)
 
 
-__all__ = ["LEVEL", "POWER", "MOMENTS", "z_quantile", "t_quantile", "crit", "wilson", "mde",
+__all__ = ["LEVEL", "POWER", "MOMENTS", "X_ONLY", "complete_family", "z_quantile", "t_quantile", "crit", "wilson", "mde",
            "n_needed", "moments", "family_moments", "estimates", "proportion_interval"]
