@@ -83,7 +83,8 @@ def _pivotal(w: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame) -> pl.D
         for f, rows in sorted(held.items()):
             if not prof.row(f).enabled:
                 continue
-            sc = mjfast.score_batch(take(batch, rows), variant=without_fans(prof, [f]))
+            sc = mjfast.score_batch(take(batch, rows), variant=without_fans(prof, [f]),
+                                    threads=1 if len(rows) < 4096 else None)
             piv = (~sc.legal).astype(np.float64)
             for j, i in enumerate(rows):
                 out.append((rules, variant, srcs[i], f, units[i], clusters[i], piv[j]))

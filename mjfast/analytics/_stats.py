@@ -90,15 +90,15 @@ def _t_abs_cdf(t: float, nu: int) -> float:
 @functools.lru_cache(maxsize=4096)
 def t_quantile(p: float, df: float) -> float:
     """Student's t quantile ``t_{p, df}`` (``p`` >= 0.5; ``df`` >= 1, rounded down to an
-    integer): the exact distribution function inverted by bisection; above 1,000 degrees
-    of freedom the Cornish-Fisher expansion (A&S 26.7.5, error below 1e-9); infinite
+    integer): the exact distribution function inverted by bisection; above 200 degrees
+    of freedom the Cornish-Fisher expansion (A&S 26.7.5, error below 1e-6); infinite
     ``df``: the normal quantile."""
     if not 0.5 <= p < 1.0:
         raise ValueError("t_quantile takes 0.5 <= p < 1")
     if df is None or not math.isfinite(df):
         return z_quantile(p)
     nu = max(int(df), 1)
-    if nu > 1000:
+    if nu > 200:
         z = z_quantile(p)
         return (z + (z ** 3 + z) / (4 * nu) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * nu ** 2)
                 + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * nu ** 3))

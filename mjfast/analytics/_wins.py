@@ -150,7 +150,8 @@ def winning_hands(wins: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame,
                       np.full(n, -1, np.int16), rules)
     idx = np.flatnonzero(valid)
     if idx.size:
-        sc = mjfast.score_batch(take(batch, idx), variant=variant)
+        sc = mjfast.score_batch(take(batch, idx), variant=variant,
+                                threads=1 if idx.size < 4096 else None)
         total = wins["total"].fill_null(-2).to_numpy().astype(np.int64)[idx]
         good = sc.totals.astype(np.int64) == total
         rec = wins["fans"].to_list()
