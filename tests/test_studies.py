@@ -283,7 +283,8 @@ def resim(tmp_path_factory):
     from mjfast.pipelines.study import build_job
     out = tmp_path_factory.mktemp("resim") / "out"
     spec = {"name": "t", "rules": "mcr", "variants": ["default", "min6"], "mode": "resimulate",
-            "seed": 3, "sources": ["simulate"],
+            "seed": 3, "sources": ["simulate"], "question": "Does a 6-point minimum change MCR?",
+            "headline": ["draw_rate", "mean_win_total", "under_default_minimum"],
             "simulate": {"rules": ["mcr"], "deals": 32, "bots": "value", "duplicate": 4,
                          "games_per_shard": 1}}
     run_job(build_job(spec), out)
@@ -328,3 +329,19 @@ def test_pivotal_share_by_rescoring(resim, tmp_path):
             assert r["rescored"] == len(rows)
             assert r["pivotal"] == int((~sc.legal).sum())
             assert r["pivotal_share"] == pytest.approx((~sc.legal).mean())
+
+
+def test_study_answer_states_question_and_intervals(resim):
+    ans = A.study_answer(resim)
+    assert set(ans["question"]) == {"Does a 6-point minimum change MCR?"}
+    metrics = ans["metric"].to_list()
+    assert metrics[:3] == ["draw_rate", "mean_win_total", "under_default_minimum"]
+    assert metrics[3:] == ["dealer_compensation"] * 2          # one a variant
+    cmp = A.compare(resim).filter((pl.col("pairing") == "paired") & (pl.col("metric") == "draw_rate"))
+    r = ans.row(0, named=True)
+    assert (r["diff"], r["ci_low"], r["ci_high"], r["mde"]) == (
+        cmp["diff"][0], cmp["ci_low"][0], cmp["ci_high"][0], cmp["mde"][0])
+    assert r["n_units"] == 128 and r["n_clusters"] == 32
+    text = A.answer_text(ans)
+    assert text[0] == "Question: Does a 6-point minimum change MCR?"
+    assert "95% CI" in text[1] and "128 deals on 32 walls" in text[1] and "detectable" in text[1]
