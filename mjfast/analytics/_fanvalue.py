@@ -183,9 +183,11 @@ def fan_value_finish(part: pl.DataFrame) -> pl.DataFrame:
             *k, "fan_id", c("value").alias(m), c("lo").alias(f"{m}_low"),
             c("hi").alias(f"{m}_high"), c("alo").alias(f"{m}_adj_low"),
             c("ahi").alias(f"{m}_adj_high"),
-            *([c("s_ya").alias("wins"), c("s_xa").alias("n_wins"), c("n_clusters").alias("walls"),
+            *([c("s_ya").round().cast(pl.Int64).alias("wins"),
+               c("s_xa").round().cast(pl.Int64).alias("n_wins"), c("n_clusters").alias("walls"),
                c("m")] if m == "frequency" else []),
-            *([c("s_xa").alias("rescored"), c("s_ya").alias("pivotal")]
+            *([c("s_xa").round().cast(pl.Int64).alias("rescored"),
+               c("s_ya").round().cast(pl.Int64).alias("pivotal")]
               if m == "pivotal_share" else []))
         frames.append(sub)
     df = frames[0]

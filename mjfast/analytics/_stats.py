@@ -134,7 +134,9 @@ def wilson(p: np.ndarray, n_eff: np.ndarray, z: np.ndarray | float) -> tuple[np.
         c = (p + z * z / (2.0 * n)) / d
         h = z / d * np.sqrt(np.maximum(p * (1.0 - p) / n + z * z / (4.0 * n * n), 0.0))
     ok = n > 0
-    return np.where(ok, np.clip(c - h, 0.0, 1.0), np.nan), np.where(ok, np.clip(c + h, 0.0, 1.0), np.nan)
+    lo = np.where(p <= 0.0, 0.0, np.clip(c - h, 0.0, 1.0))      # exact ends at p = 0 and 1
+    hi = np.where(p >= 1.0, 1.0, np.clip(c + h, 0.0, 1.0))
+    return np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
 
 
 # ---------------------------------------------------------------------------------------
