@@ -62,7 +62,7 @@ def _pivotal(w: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame) -> pl.D
     row when its hand was not read back; with the per-partition ``not_rescored`` count."""
     from ..rules import without_fans
     from ._wins import take, winning_hands
-    import mjfast
+    from ..scoring import score_batch
     out, missing = [], []
     for (rules, variant), part in w.group_by(["rules", "variant"], maintain_order=True):
         prof = _profile(rules, variant)
@@ -83,7 +83,7 @@ def _pivotal(w: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame) -> pl.D
         for f, rows in sorted(held.items()):
             if not prof.row(f).enabled:
                 continue
-            sc = mjfast.score_batch(take(batch, rows), variant=without_fans(prof, [f]),
+            sc = score_batch(take(batch, rows), variant=without_fans(prof, [f]),
                                     threads=1 if len(rows) < 4096 else None)
             piv = (~sc.legal).astype(np.float64)
             for j, i in enumerate(rows):

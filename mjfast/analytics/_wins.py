@@ -42,7 +42,7 @@ def winning_hands(wins: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame,
     self_drawn, discarder, tile, flags, total, fans) as a :class:`HandBatch` in the same
     order, and ``ok``: the rows whose hand, scored with ``variant`` (a name, path or
     :class:`~mjfast.rules.RuleProfile`), gives the recorded total and fans."""
-    import mjfast
+    from ..scoring import score_batch
     n = wins.height
     batch = HandBatch.empty(n, rules)
     ok = np.zeros(n, dtype=bool)
@@ -150,7 +150,7 @@ def winning_hands(wins: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame,
                       np.full(n, -1, np.int16), rules)
     idx = np.flatnonzero(valid)
     if idx.size:
-        sc = mjfast.score_batch(take(batch, idx), variant=variant,
+        sc = score_batch(take(batch, idx), variant=variant,
                                 threads=1 if idx.size < 4096 else None)
         total = wins["total"].fill_null(-2).to_numpy().astype(np.int64)[idx]
         good = sc.totals.astype(np.int64) == total
