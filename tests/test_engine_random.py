@@ -8,7 +8,7 @@ import pytest
 
 from mjfast.datasets import EventKind as K, events_from_arrow, events_to_arrow
 from mjfast.engine import Game, fold
-from mjfast.engine import _layout as L
+from mjfast.engine import layout as L
 from mjfast.rules.registry import get_rules
 
 

@@ -45,9 +45,8 @@ def test_keeps_the_variant_and_caches():
 
 
 def test_profile_variant_only_for_mcr():
-    q = without_fans(get_profile("mcr"), [63])
     b = mjfast.random_hands(4, rules="tuidaohu", kind="complete", seed=1)
     with pytest.raises(MjfastError):
-        mjfast.score_batch(b, variant=q)
+        mjfast.score_batch(b, variant=without_fans(get_profile("tuidaohu"), ["self_drawn"]))
     with pytest.raises(MjfastError):
         mjfast.score_batch(b, variant=3)

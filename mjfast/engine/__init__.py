@@ -10,9 +10,9 @@ Compiled (Numba, callable from other kernels): ``init_state``, ``apply``, ``win_
 """
 from __future__ import annotations
 
-from . import _layout as layout
+from . import layout
 from ._game import Action, EngineError, Game, error_message, fold
-from ._layout import ERROR_MESSAGES, STATE_SIZE
+from .layout import ERROR_MESSAGES, STATE_SIZE
 from ._score import fan_table, make_context
 from ._structure import GameStructure
 

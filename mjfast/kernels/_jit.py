@@ -4,8 +4,9 @@
 per function. Numba compiles a new version for every distinct argument type a call site
 passes -- ``Literal[int](3)`` for a constant, ``int32`` from a state array, ``int64``
 elsewhere -- so the dispatcher here (:class:`KernelDispatcher`) widens every scalar
-argument type before it compiles or looks up a version: integer literals and integers of
-any width become ``int64``, other literals their plain type (tuples element-wise). Calls
+argument type before it compiles or looks up a version: integer literals and signed
+integers of any width become ``int64``, unsigned ones ``uint64`` (seeds and keys), other
+literals their plain type (tuples element-wise). Calls
 convert their arguments to that one signature.
 
 ``@export(symbol)`` and ``external(...)``: a function compiled ONCE, as a C callable, and
@@ -46,7 +47,7 @@ def _widen(t):
     if isinstance(t, types.Literal):
         t = types.unliteral(t)
     if isinstance(t, types.Integer):
-        return types.int64
+        return types.int64 if t.signed else types.uint64
     if isinstance(t, (types.UniTuple, types.Tuple)) and not isinstance(t, types.BaseNamedTuple):
         return types.BaseTuple.from_types([_widen(x) for x in t.types])
     return t
@@ -99,7 +100,8 @@ def python_function(fn):
 class Symbol:
     """A function compiled once and called through its name: ``symbol`` the C name,
     ``sig`` its Numba signature (int64 pointers and scalars), ``module`` the module whose
-    ``@export`` defines it. In compiled code call :attr:`fn`."""
+    ``@export`` defines it; :attr:`fn` is what compiled code calls (what :func:`external`
+    returns)."""
 
     def __init__(self, symbol: str, sig, module: str):
         self.symbol, self.sig, self.module = symbol, sig, module
@@ -111,11 +113,19 @@ _REGISTERED: dict[str, object] = {}      # symbol -> the compiled C callable (ke
 _PY: dict[str, object] = {}              # NUMBA_DISABLE_JIT: symbol -> Python function
 
 
-def external(symbol: str, sig, module: str) -> Symbol:
-    """Declare a linked symbol (in :mod:`._symbols`, the interface callers depend on)."""
+def external(symbol: str, sig, module: str):
+    """Declare a linked symbol (in :mod:`._symbols`, the interface callers depend on) and
+    return the function compiled code calls it through (a Numba ``ExternalFunction``)."""
     s = Symbol(symbol, sig, module)
     _DECLARED[symbol] = s
-    return s
+    return s.fn
+
+
+def _symbol_of(fn) -> Symbol:
+    for s in _DECLARED.values():
+        if s.fn is fn:
+            return s
+    raise KeyError(f"{fn!r} is not a declared symbol")
 
 
 def _python_external(s: Symbol):
@@ -156,7 +166,9 @@ def symbols_reached(module: str) -> list[str]:
     if not names and not everything:
         return []
     table = importlib.import_module(SYMBOL_TABLE)
-    found = [getattr(table, n) for n in sorted(names) if isinstance(getattr(table, n, None), Symbol)]
+    declared = {id(s.fn): s for s in _DECLARED.values()}
+    found = [declared[id(getattr(table, n))] for n in sorted(names)
+             if id(getattr(table, n, None)) in declared]
     if everything:
         found = list(_DECLARED.values())
     return [s.symbol for s in found]
@@ -173,9 +185,11 @@ def ensure_symbols_for(module: str) -> None:
             ensure(name)
 
 
-def export(sym: Symbol):
-    """Compile the decorated function once as the C callable ``sym.symbol`` and register
-    it with LLVM (its arguments: ``sym.sig``)."""
+def export(declared):
+    """Compile the decorated function once as the C callable of the symbol ``declared``
+    (what :func:`external` returned) and register it with LLVM."""
+    sym = _symbol_of(declared)
+
     def wrap(f):
         if DISABLED:
             _PY[sym.symbol] = f

@@ -119,17 +119,14 @@ def read_chunks(paths: Iterable[str | os.PathLike], fmt: str, chunk_deals: int =
 # ---------------------------------------------------------------------------------------
 @lru_cache(maxsize=8)
 def _context(rules: str, variant: str | None):
-    """The engine's context ``(P, profile arrays, workspace)`` and the fan points. Built
-    from the engine's parts as :func:`mjfast.engine._score.make_context` does, with the
-    variant normalised by the rule profile's own rule (a variant file's path keeps its
-    case; the engine's ``_variant_of`` lowers it, which breaks paths with capitals)."""
-    from ..engine._score import _ctx_parts
-    from ..kernels._entry import workspace
+    """The engine's context (:func:`mjfast.engine.make_context`) and the fan points, with
+    the variant normalised by the rule profile's own rule (a variant file's path keeps its
+    case)."""
+    from ..engine import fan_table, make_context
     from ..rules._profile import _norm_variant
-    P, prof = _ctx_parts(rules, _norm_variant(variant))
-    args = prof.kernel_args()
-    ctx = (P.copy(), args, workspace(args))
-    points = np.asarray(prof.table.points_array(128), dtype=np.int32)
+    v = _norm_variant(variant)
+    ctx = make_context(rules, v)
+    points = np.asarray(fan_table(rules, v).points_array(128), dtype=np.int32)
     return ctx, points
 
 
@@ -153,7 +150,7 @@ def _fans_list(counts_row: np.ndarray, points: np.ndarray) -> list[tuple[int, in
 def replay_chunk(chunk: LogChunk, rules: str = "mcr", variant: str | None = None,
                  candidates: bool = False, index: int = 0) -> ReplayShard:
     """Replay one chunk through the engine and build every table."""
-    from ..engine._layout import ERROR_MESSAGES, MAX_FANS, WALL_BOTZONE, WALL_STANDARD
+    from ..engine.layout import ERROR_MESSAGES, MAX_FANS, WALL_BOTZONE, WALL_STANDARD
     from ..tiles import tile_name
     from . import _fold
     from ._turns import Decisions, turn_tables

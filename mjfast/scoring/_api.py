@@ -55,14 +55,10 @@ def scorer_module(rules):
 # ---------------------------------------------------------------------------------------
 # argument checks
 # ---------------------------------------------------------------------------------------
-def _check_variant(variant, rules: str | None = None) -> None:
+def _check_variant(variant) -> None:
     from ..rules import RuleProfile
-    if isinstance(variant, RuleProfile):
-        # an in-memory profile (e.g. mjfast.rules.without_fans): the MCR scorer takes it
-        if variant.rules != "mcr" or (rules is not None and get_rules(rules).name != "mcr"):
-            raise RuleSetError(variant.rules, None, "a RuleProfile as variant is taken by the "
-                               "MCR scorer only (other rule sets: a variant name or .toml path)")
-        return
+    if isinstance(variant, RuleProfile) and variant.rules == "mcr":
+        return            # an in-memory MCR profile (mjfast.rules.without_fans)
     if variant is not None and not isinstance(variant, str):
         raise ArgumentError(repr(variant)[:60], None,
                             "variant must be a string, None or an MCR RuleProfile")
@@ -194,7 +190,6 @@ def score(hand: Hand | str, rules: str | None = None, variant: str | None = None
     _check_variant(variant)
     _threads.resolve(threads)
     h, params, typed = _one_hand(hand, rules, options, "score", True)
-    _check_variant(variant, h.rules)
     try:
         with _threads.numba_threads(threads):
             return scorer_module(h.rules).score_hand(h, variant=variant, **params)
@@ -208,7 +203,7 @@ def score_batch(batch: HandBatch, rules: str | None = None, variant: str | None 
 
     ``rules`` None = the batch's own rule set. ``threads``: threads the kernel may use
     (None = all cores)."""
-    _check_variant(variant, rules if rules is not None else getattr(batch, "rules", None))
+    _check_variant(variant)
     _threads.resolve(threads)
     _check_batch(batch, "score_batch")
     if rules is not None and get_rules(rules).name != get_rules(batch.rules).name:
@@ -229,7 +224,6 @@ def score_waits(hand: Hand | str, rules: str | None = None, visible=None,
     _check_variant(variant)
     _threads.resolve(threads)
     h, _, typed = _one_hand(hand, rules, situation, "score_waits", False)
-    _check_variant(variant, h.rules)
     vis = _check_visible(visible)
     rs = get_rules(h.rules)
     if h.winning_tile is not None:

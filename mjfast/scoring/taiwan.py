@@ -24,7 +24,10 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
                       SituationError)
 from ..hand import SELF_DRAWN, Hand, HandBatch
 from ..kernels import _score_taiwan as _k
+from ..kernels import context_of
 from ..kernels._decompose import new_scratch
+from ._rows import run_batch
+from ._waits import wait_grid, wait_pairs
 from ..rules._profile import Decision, RuleProfile, get_profile
 from ..rules._profile import check_decisions as _check_decisions  # noqa: F401
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
@@ -262,18 +265,10 @@ def _scratch(n_chunks: int) -> np.ndarray:
     return np.zeros((n_chunks,) + one.shape, dtype=one.dtype)
 
 
-def _kernel_scores(batch: HandBatch, t: RuleProfile, parallel: bool = True):
+def _kernel_scores(batch: HandBatch, t: RuleProfile):
     """(fan_counts (N, n_cols) by fan id, totals (N,))."""
-    arrs = _arrays(batch)
-    n = len(batch)
-    prof = t.kernel_args()
-    fc = np.zeros((n, t.n_cols), dtype=np.int16)
-    totals = np.zeros(n, dtype=np.int32)
-    if parallel and n > _CHUNK:
-        _k.score_batch_kernel(*arrs, prof, fc, totals, _CHUNK,
-                              _scratch((n + _CHUNK - 1) // _CHUNK))
-    else:
-        _k._score_range(0, n, *arrs, prof, fc, totals, new_scratch())
+    _arrays(batch)                               # validates (typed errors)
+    fc, totals, _, _ = run_batch(batch, context_of(t))
     return fc, totals
 
 
@@ -339,23 +334,11 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     discarder; the self-draw totals drop the discarder and robbing-a-kong."""
     from . import WaitScores
     t = get_table(variant)
-    counts, _wt, melds, n_melds, flowers, flags, seat, dealer, discarder, td = _arrays(batch)
+    _arrays(batch)                               # validates (typed errors)
     n = len(batch)
-    if visible is None:
-        vis = np.zeros((n, N_KINDS), dtype=np.uint8)
-    else:
-        vis = np.ascontiguousarray(visible, dtype=np.uint8).reshape(n, N_KINDS)
-    wins = np.zeros((n, N_KINDS), dtype=np.bool_)
-    tot_d = np.full((n, N_KINDS), -1, dtype=np.int32)
-    tot_s = np.full((n, N_KINDS), -1, dtype=np.int32)
-    live = np.zeros((n, N_KINDS), dtype=np.int8)
-    args = (counts, melds, n_melds, flowers, flags, seat, dealer, discarder, td, vis,
-            t.kernel_args(), wins, tot_d, tot_s, live)
-    if n > _CHUNK:
-        _k.score_waits_kernel(*args, _CHUNK, _scratch((n + _CHUNK - 1) // _CHUNK))
-    else:
-        _k._waits_range(0, n, *args, new_scratch())
-    return WaitScores(wins, tot_d, tot_s, wins.copy(), wins.copy(), live)
+    vis = None if visible is None else np.ascontiguousarray(visible, dtype=np.uint8).reshape(n, N_KINDS)
+    pairs = wait_pairs(batch, context_of(t), vis)
+    return WaitScores(*wait_grid(pairs, n), pairs.live.astype(np.int8))
 
 
 def _fan_hits(counts_by_id: np.ndarray, t: RuleProfile) -> tuple[FanHit, ...]:
@@ -415,7 +398,7 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     if hand.winning_tile is None:
         raise IncompleteHandError(hand.describe(), None, "no winning tile: not a complete hand")
     batch = HandBatch.from_hands([hand], RULES)
-    kc, totals = _kernel_scores(batch, t, parallel=False)
+    kc, totals = _kernel_scores(batch, t)
     total = int(totals[0])
     if total < 0:
         raise IncompleteHandError(hand.describe(), None,

@@ -27,6 +27,9 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
                       SituationError)
 from ..hand import Hand, HandBatch, MeldKind
 from ..kernels import _score_tuidaohu as _k
+from ..kernels import context_of
+from ._rows import run_batch
+from ._waits import wait_grid, wait_pairs
 from ..rules._profile import RuleProfile, get_profile
 from ..rules._table import RULES_DIR, available_variants
 from ..rules.registry import get_rules
@@ -298,19 +301,8 @@ def _check_situation(hand: Hand, table: RuleProfile) -> None:
 
 
 def _run_kernel(batch: HandBatch, table: RuleProfile):
-    n = len(batch)
-    F = table.n_cols
-    fan_counts = np.zeros((n, F), np.int16)
-    totals = np.full(n, -1, np.int32)
-    kongs = np.zeros(n, np.int32)
-    _k.score_batch_kernel(np.ascontiguousarray(batch.counts, np.uint8),
-                          np.ascontiguousarray(batch.melds, np.int8),
-                          np.ascontiguousarray(batch.n_melds, np.uint8),
-                          np.ascontiguousarray(batch.flags, np.uint16),
-                          np.ascontiguousarray(batch.seat, np.int8),
-                          np.ascontiguousarray(batch.dealer, np.int8),
-                          table.kernel_args(), table.kong_values,
-                          table.players, fan_counts, totals, kongs)
+    """(fan_counts (N, n_cols) int16, totals int32, kong units int32) of the batch."""
+    fan_counts, totals, _, kongs = run_batch(batch, context_of(table))
     return fan_counts, totals, kongs
 
 
@@ -400,22 +392,11 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     table = _table_for(batch.rules, variant)
     _validate_batch(batch, table)
     n = len(batch)
-    vis = np.zeros((n, N_KINDS), np.uint8) if visible is None else np.ascontiguousarray(visible, np.uint8)
-    if vis.shape != (n, N_KINDS):
+    vis = None if visible is None else np.ascontiguousarray(visible, np.uint8)
+    if vis is not None and vis.shape != (n, N_KINDS):
         raise InvalidCountsError(f"visible shape {vis.shape}", None, f"visible must be ({n}, 34)")
-    wins = np.zeros((n, N_KINDS), np.bool_)
-    td = np.full((n, N_KINDS), -1, np.int32)
-    ts = np.full((n, N_KINDS), -1, np.int32)
-    live = np.zeros((n, N_KINDS), np.int16)
-    _k.score_waits_kernel(np.ascontiguousarray(batch.counts, np.uint8),
-                          np.ascontiguousarray(batch.melds, np.int8),
-                          np.ascontiguousarray(batch.n_melds, np.uint8),
-                          np.ascontiguousarray(batch.flags, np.uint16),
-                          np.ascontiguousarray(batch.seat, np.int8),
-                          np.ascontiguousarray(batch.dealer, np.int8), vis,
-                          get_rules(table.rules).kind_mask, table.kernel_args(),
-                          wins, td, ts, live)
-    return WaitScores(wins, td, ts, wins.copy(), wins.copy(), live)
+    pairs = wait_pairs(batch, context_of(table), vis)
+    return WaitScores(*wait_grid(pairs, n), pairs.live)
 
 
 __all__ = ["FAN_TABLE", "FAN_TABLES", "get_table", "score_hand",

@@ -170,7 +170,7 @@ class BotzoneBot:
 
     @property
     def _seats(self):
-        from ..engine._layout import H_SEATS
+        from ..engine.layout import H_SEATS
         return H_SEATS
 
     def observe(self, kind: int, player: int, tile: int, aux: int, target: int) -> None:
@@ -182,7 +182,7 @@ class BotzoneBot:
             raise ExternalBotError(self.name, None, "Botzone bots play without flowers "
                                                     "(use the botzone wall)")
         if not self.dealt:
-            from ..engine._layout import H_PREVALENT
+            from ..engine.layout import H_PREVALENT
             self.dealt = True
             self._ask(f"0 {self._id(me)} {int(self.game.S[H_PREVALENT])}")
             hand = self.game.hand(me)["concealed"]

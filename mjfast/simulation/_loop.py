@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._core import (K_CHOW, K_CLAIM_LOST, K_DEAL, K_DEALER_CHANGE, K_DRAW,
-                            K_KONG_PAYMENT, K_WIN, K_WIN_PASSED, EF_LAST_TILE, apply,
-                            apply_light, init_state, situation_flags)
-from ..engine._layout import (ACT_PASS, H_DRAWN, H_ENDED, H_NEXT_DEALER, H_NEXT_STREAK,
-                              H_SCORES, HAND, H_LAST_DRAW, H_LAST_PAY, H_LAST_PLAYER,
-                              H_LAST_TILE, H_N_WINS, H_PHASE, H_PLAYERS, H_TURN, MAX_ACTIONS,
-                              MAX_FANS, PH_CLAIMED, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_ROB,
-                              W_FANS, W_FLAGS, W_SCORES, W_TOTAL, WIN_FIELDS, WINS)
-from ..engine._play import auto_step_p, confirm_wins, legal_actions_p, resolve_claims
-from ..engine._score import C_CAP, C_CAP_ON
-from ..engine._structure import (END_ERROR, END_NONE, G_DEALER, G_END, G_ENTRANT,
-                                 G_PREVALENT, G_SIZE, G_STREAK, G_TOTAL, deal_caps,
-                                 game_next, game_start)
+from ..engine.compiled import (END_ERROR, END_NONE, G_DEALER, G_END, G_ENTRANT, G_PREVALENT,
+                               G_SIZE, G_STREAK, G_TOTAL, K_CHOW, K_CLAIM_LOST, K_DEAL,
+                               K_DEALER_CHANGE, K_DRAW, K_KONG_PAYMENT, K_WIN, K_WIN_PASSED,
+                               EF_LAST_TILE, apply, apply_light, auto_step_p, confirm_wins,
+                               deal_caps, game_next, game_start, init_state, legal_actions_p,
+                               resolve_claims, set_caps, situation_flags)
+from ..engine.layout import (ACT_PASS, H_DRAWN, H_ENDED, H_NEXT_DEALER, H_NEXT_STREAK,
+                             H_SCORES, HAND, H_LAST_DRAW, H_LAST_PAY, H_LAST_PLAYER,
+                             H_LAST_TILE, H_N_WINS, H_PHASE, H_PLAYERS, H_TURN, MAX_ACTIONS,
+                             MAX_FANS, PH_CLAIMED, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_ROB,
+                             W_FANS, W_FLAGS, W_SCORES, W_TOTAL, WIN_FIELDS, WINS)
 from ..kernels import kernel
 from ._bots import NEED_VALUE, claim_choice, turn_choice, value_choice
 from ._rng import STREAM_BOT, STREAM_WALL, make_key, shuffle_into
@@ -90,11 +88,13 @@ def _legal(S, ctx, P, p, out):
 
 
 @kernel
-def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bots, keys,
+def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, caps, bots, keys,
               minimum, EV, FN):
     """Play one deal from its wall to its DEALER_CHANGE with the built-in ``bots``
-    (per player). Returns ``(error, n_events, n_fans)``; error 0 when the deal ended."""
+    (per player), ``caps`` the deal's chip caps (``deal_caps``). Returns ``(error,
+    n_events, n_fans)``; error 0 when the deal ended."""
     init_state(S, ctx, dealer, prevalent, streak, seats, wall, wall_mode)
+    set_caps(S, caps)
     P = ctx[0]
     n = S[H_PLAYERS]
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
@@ -106,7 +106,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
     ctr = np.zeros(4, dtype=np.int64)
     c = np.zeros(34, dtype=np.int64)
     scores = np.zeros(64, dtype=np.int64)
-    fans = np.zeros(MAX_FANS, dtype=np.int32)
+    fans = np.zeros(MAX_FANS, dtype=np.int64)
     sit = np.zeros(4, dtype=np.int64)
     waits = np.full(4, -1, dtype=np.int64)     # -1 unknown, else winning-tile bits
     r = 0
@@ -268,6 +268,7 @@ def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, mode, length, c
     bots = np.zeros(4, dtype=np.int64)
     G = np.zeros(G_SIZE, dtype=np.int64)
     pay = np.zeros(4, dtype=np.int64)
+    caps = np.zeros(5, dtype=np.int64)
     j = j0
     while j < jobs.shape[0]:
         game = jobs[j, 0]
@@ -287,11 +288,11 @@ def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, mode, length, c
             for q in range(4):
                 bots[q] = job_bots[j, G[G_ENTRANT + q]] if q < n else 0
                 keys[q] = make_key(seed, game, k, STREAM_BOT, perm * 8 + q)
-            deal_caps(G, ctx[0], C_CAP_ON, C_CAP)
+            deal_caps(G, caps)
             EVd = EV[r:]
             FNd = FN[nf:]
             err, ne, nfe = play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak,
-                                     seats, bots, keys, minimum, EVd, FNd)
+                                     seats, caps, bots, keys, minimum, EVd, FNd)
             for i in range(nfe):
                 FN[nf + i, 0] += r
             META[dd, M_JOB] = j

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..datasets._events import EventKind as K
 from ..engine import Action, Game
-from ..engine import _layout as EL
+from ..engine import layout as EL
 from ..errors import ArgumentError
 
 
@@ -68,7 +68,7 @@ def play_jobs_python(plan, job_idx):
     r_total = nf_total = 0
     c = np.zeros(34, dtype=np.int64)
     scores = np.zeros(64, dtype=np.int64)
-    fans = np.zeros(EL.MAX_FANS, dtype=np.int32)
+    fans = np.zeros(EL.MAX_FANS, dtype=np.int64)
     for jj, j in enumerate(job_idx):
         game, perm, nd, dealer = (int(x) for x in plan.jobs[j])
         entrant_bots = plan.job_bots[j]

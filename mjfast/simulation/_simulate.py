@@ -20,6 +20,7 @@ from ..datasets import (DEFAULT_VARIANT, EventKind, Events, conform, events_to_a
                         sim_deal_id, sim_game_id)
 from ..datasets._events import EventFlag
 from ..errors import ArgumentError, RuleSetError
+from ..kernels import C_MINIMUM
 from ..rules.registry import get_rules
 
 from ..engine._structure import (END_NAMES, GAME_LENGTH, MODE_WINDS, MODES, WINDS_CAP)
@@ -133,7 +134,7 @@ def make_plan(rules: str, bots, deals: int, seed: int, variant: str | None = Non
 @lru_cache(maxsize=None)
 def _worker(rules: str, variant: str | None, wall: str | None):
     from ..engine import make_context
-    from ..engine._layout import STATE_SIZE
+    from ..engine.layout import STATE_SIZE
     from ._eval import make_bot_context
     from ._rng import tile_set
     ctx = make_context(rules, variant)
@@ -171,10 +172,8 @@ def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
     """Play the jobs ``job_idx`` of ``plan`` (compiled bots in the compiled loop; seats
     with Python policies or external bots in the Python loop) and build the tables."""
     from . import _loop as L
-    from ..engine._layout import WALL_BOTZONE, WALL_STANDARD
-    from ..engine._score import _ctx_parts, _variant_of
+    from ..engine.layout import WALL_BOTZONE, WALL_STANDARD
     ctx, bc, S, base = _worker(plan.rules, plan.variant, plan.wall)
-    ctx[0][:] = _ctx_parts(plan.rules, _variant_of(plan.variant))[0]   # undo a run's chip caps
     jobs = plan.jobs[job_idx]
     codes = np.array([[_bot_code(b) for b in plan.job_bots[j]] + [0] * (4 - len(plan.job_bots[j]))
                       for j in job_idx], dtype=np.int64).reshape(-1, 4)
@@ -184,7 +183,7 @@ def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
         return play_jobs_python(plan, job_idx)
     total_deals = int(jobs[:, 2].sum())
     wall_mode = WALL_BOTZONE if plan.wall == "botzone" else WALL_STANDARD
-    minimum = int(ctx[0][7])
+    minimum = int(ctx[0][C_MINIMUM])
     cap_d = max(total_deals, 1)
     EV = np.zeros((min(cap_d, 256) * 1024 + 1024, L.EV_COLS), dtype=np.int32)
     FN = np.zeros((min(cap_d, 256) * 160 + 160, 3), dtype=np.int32)
