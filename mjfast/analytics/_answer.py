@@ -26,6 +26,11 @@ LABELS = {
     "dealer_net": "dealer's net a deal", "all_high_share": "ready hands whose every wait is legal",
     "split_share": "ready hands with legal and illegal waits",
     "all_low_share": "ready hands with no legal wait", "legal_live_share": "live winning tiles that are legal",
+    "all_high_share_self": "ready hands whose every wait is legal (self-draw)",
+    "split_share_self": "ready hands with legal and illegal waits (self-draw)",
+    "all_low_share_self": "ready hands with no legal wait (self-draw)",
+    "legal_live_share_self": "live winning tiles that are legal (self-draw)",
+    "legal_share": "complete hands that are legal", "mean_total": "mean total of a complete hand",
     "ev_discard": "EV of a ready hand (discard)", "ev_self": "EV of a ready hand (self-draw)",
     "dealer_compensation": "dealer's compensation a deal (equal expectations)",
 }

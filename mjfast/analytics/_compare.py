@@ -315,8 +315,13 @@ def compare_finish(part: pl.DataFrame) -> pl.DataFrame:
             .then(pl.lit("unpaired: different units under each variant, not a rule effect alone"))
             .when((c("pairing") == "unpaired")).then(pl.lit("units under one variant only"))
             .otherwise(pl.lit(None, pl.String)))
-    est = est.with_columns(note=note, paired=c("pairing") == "paired",
-                           n=c("n_units"))
+    what = (c("family").replace_strict({"play": "deals", "fans": "deals", "hands": "hands",
+                                         "decisions": "decisions"}, default="units",
+                                        return_dtype=pl.String))
+    est = est.with_columns(note=note, paired=c("pairing") == "paired", n=c("n_units"),
+                           detectable=c("mde"),
+                           sample_unit=pl.when(c("pairing") == "paired")
+                           .then(pl.concat_str(pl.lit("paired "), what)).otherwise(what))
     has_fan = est.filter(c("fan_id").is_not_null())
     if has_fan.height:
         named = join_names(has_fan)
@@ -326,10 +331,16 @@ def compare_finish(part: pl.DataFrame) -> pl.DataFrame:
     else:
         est = est.with_columns(*[pl.lit(None, pl.String).alias(x)
                                  for x in ("name_zh", "name_en", "name_ja")])
+    from ._answer import LABELS
+    est = est.with_columns(label=pl.when(c("fan_id").is_not_null())
+                           .then(pl.concat_str(c("name_en"), pl.lit(": share of wins")))
+                           .otherwise(c("metric").replace_strict(LABELS, default=c("metric"),
+                                                                 return_dtype=pl.String)))
     cols = ["rules", "source", "metric", "name_en", "variant", "reference", "pairing", "value",
             "value_low", "value_high", "ref_value", "diff", "ci_low", "ci_high", "mde",
             "n_units", "n_clusters", "unit", "family", "fan_id", "name_zh", "name_ja", "se",
-            "se_value", "se_ref", "se_iid", "deff", "df", "m", "adj_low", "adj_high", "same", "note", "paired", "n"]
+            "se_value", "se_ref", "se_iid", "deff", "df", "m", "adj_low", "adj_high", "same", "note",
+            "label", "sample_unit", "paired", "n", "detectable"]
     order = pl.col("pairing").replace_strict({"paired": 0, "unpaired": 1, "all": 2},
                                              return_dtype=pl.Int8)
     return est.with_columns(_o=order).sort(

@@ -331,7 +331,7 @@ def metric_kind(metric: str, unit: str | None = None) -> str:
         u = unit.strip().lower()
         for k, names in ((PCT, ("%", "pct", "percent", "share", "rate", "proportion")),
                          (POINTS, ("points", "point", "tai", "fan")),
-                         (TURNS, ("turn", "turns"))):
+                         (TURNS, ("turn", "turns")), (COUNT, ("count",))):
             if u in names:
                 return k
     m = metric.lower()
