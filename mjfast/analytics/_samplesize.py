@@ -72,7 +72,11 @@ def sample_size_finish(part: pl.DataFrame, grid: dict | None = None) -> pl.DataF
             "delta_basis", "delta", "units_needed", "clusters_needed", "units_needed_unpaired",
             "n_units", "n_clusters", "diff", "mde", "detectable_now", "sd_unit", "se", "deff",
             "unit", "fan_id"]
-    return df.select(cols)
+    # the play metrics first, fans last; the observed difference before the grid
+    return df.with_columns(_f=pl.col("fan_id").is_not_null(),
+                           _b=pl.col("delta_basis") != "observed").sort(
+        ["rules", "source", "_f", "metric", "fan_id", "variant", "pairing", "_b", "delta"],
+        nulls_last=True).select(cols)
 
 
 def _ceil(x):

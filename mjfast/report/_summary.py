@@ -191,8 +191,9 @@ def findings_from_compare(df: pl.DataFrame | None, max_fans: int = 3,
     rows = [r for r in df.to_dicts() if r.get("variant") != r.get("reference")
             and r.get("diff") is not None]
     out: list[Finding] = []
+    first = {"simulate": 0} if mode == "resimulate" else {}    # the study's own source first
     keys = sorted({(r["rules"], r.get("source") or "", r["variant"]) for r in rows},
-                  key=lambda k: tuple(str(x) for x in k))
+                  key=lambda k: (str(k[0]), first.get(k[1], 1), str(k[1]), str(k[2])))
     for rules, source, variant in keys:
         grp = [r for r in rows if (r["rules"], r.get("source") or "", r["variant"])
                == (rules, source, variant)]
@@ -238,6 +239,8 @@ def compare_notes(df: pl.DataFrame | None) -> list[str]:
     if df is None or df.height == 0:
         return []
     sub = df.filter(pl.col("variant") != pl.col("reference"))
+    if "pairing" in sub.columns:       # the studies' compare: levels are not comparisons
+        sub = sub.filter(pl.col("pairing") != "all")
     if sub.filter(pl.col("paired")).height and sub.filter(~pl.col("paired")).height:
         return ["Unpaired differences of play (win, deal-in, draw rates, fan shares of wins) "
                 "compare different deals under each variant here, not a rule effect; they "
