@@ -115,8 +115,9 @@ class Report:
     def headline(self) -> list[Finding]:
         if self.findings is not None:
             return list(self.findings)
-        mode = study_config(self.dataset).get("mode")
-        found = findings_from_compare(self.comparison(), mode=mode)
+        cfg = study_config(self.dataset)
+        found = findings_from_compare(self.comparison(), mode=cfg.get("mode"),
+                                      headline=cfg.get("headline"))
         return found or findings_from_play(self.results.get("play-stats"))
 
     def study(self) -> StudySummary:

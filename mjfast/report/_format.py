@@ -294,6 +294,35 @@ VIEWS: dict[str, View] = {
         K("detectable", "detectable difference", NUMBER, rank=1),
         K("se", "se", NUMBER, rank=2)), group=("rules", "source"),
         hide=("unit", "metric_id", "fan")),
+    "seat-advantage": _v(
+        K("by", "by"), K("group", "group"), K("deals", "deals", COUNT),
+        K("net", "net per deal", POINTS, ("net_low", "net_high")),
+        K("compensation", "compensation", POINTS, ("compensation_low", "compensation_high")),
+        K("win_rate", "win rate", PCT, ("win_rate_low", "win_rate_high"), rank=1),
+        K("deal_in_rate", "deal-in rate", PCT, ("deal_in_rate_low", "deal_in_rate_high"),
+          rank=1),
+        K("walls", "walls", COUNT, rank=1),
+        K("mde", "detectable compensation", POINTS, rank=1),
+        K("self_draw_rate", "self-draw rate", PCT, ("self_draw_rate_low", "self_draw_rate_high"),
+          rank=2)),
+    "fan-value": View((
+        K("rank", "rank", COUNT), K("name_zh", "fan"), K("name_en", "fan (en)"), K("rules"),
+        K("variant"), K("source", rank=1), K("points", "points", POINTS),
+        K("frequency", "share of wins", PCT, ("frequency_low", "frequency_high")),
+        K("points_share", "share of points", PCT, ("points_share_low", "points_share_high")),
+        K("pivotal_share", "pivotal", PCT, ("pivotal_share_low", "pivotal_share_high")),
+        K("mean_total", "mean total of its wins", POINTS, ("mean_total_low", "mean_total_high"),
+          rank=1),
+        K("wins", "wins", COUNT, rank=1), K("rescored", "rescored", COUNT, rank=2),
+        K("not_rescored", "not rescored", COUNT, rank=2)), sort=("points_share",)),
+    "sample-size": View((
+        K("rules"), K("source"), K("metric", "metric"), K("name_en", "fan (en)", rank=1),
+        K("variant"), K("delta_basis", "Δ from", rank=1), K("delta", "Δ", NUMBER),
+        K("units_needed", "deals needed", COUNT),
+        K("clusters_needed", "walls needed", COUNT, rank=1),
+        K("units_needed_unpaired", "needed unpaired", COUNT, rank=1),
+        K("n_units", "sample", COUNT, rank=1), K("mde", "detectable now", NUMBER, rank=1)),
+        group=("rules", "source")),
     "findings": View((
         K("finding"), K("group", "rule set: variants"), K("estimate", "estimate (95% CI)"),
         K("detectable", "detectable difference", rank=1), K("sample", rank=1),
@@ -331,7 +360,7 @@ def metric_kind(metric: str, unit: str | None = None) -> str:
         u = unit.strip().lower()
         for k, names in ((PCT, ("%", "pct", "percent", "share", "rate", "proportion")),
                          (POINTS, ("points", "point", "tai", "fan")),
-                         (TURNS, ("turn", "turns"))):
+                         (TURNS, ("turn", "turns")), (COUNT, ("count",))):
             if u in names:
                 return k
     m = metric.lower()

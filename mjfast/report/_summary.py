@@ -151,14 +151,17 @@ def compare_finding(row: dict) -> Finding:
     sample = f"{n:,} {what}" if isinstance(n, int) else "–"
     if not paired and isinstance(n, int) and row.get("ref_n") is not None:
         sample = f"{n:,} vs {int(row['ref_n']):,} {what}"
-    same = paired and row.get("diff") == 0 and (row.get("se") in (0, 0.0, None))
+    same = paired and (bool(row.get("same")) or (row.get("diff") == 0
+                                                 and (row.get("se") in (0, 0.0, None))))
     note = ""
     if same:
         note = "same under both"
     elif not paired:
         note = "unpaired: different deals or hands under each variant"
     lo, hi = row.get("ci_low"), row.get("ci_high")
-    return Finding(metric_label(row["metric"]), row.get("diff"),
+    label = row.get("label")          # compare's own label (a fan's with its name)
+    label = label[:1].upper() + label[1:] if label else metric_label(row["metric"])
+    return Finding(label, row.get("diff"),
                    None if lo is None and hi is None else (lo, hi), dkind, sample,
                    None if same else _detectable(row), note, str(row.get("rules") or ""),
                    str(row.get("variant") or ""), str(row.get("reference") or ""),
@@ -170,7 +173,8 @@ _HANDS = ("ev hands: discard", "ev hands: self-draw", "high-low hands: share spl
 
 
 def findings_from_compare(df: pl.DataFrame | None, max_fans: int = 3,
-                          mode: str | None = None) -> list[Finding]:
+                          mode: str | None = None,
+                          headline: Sequence[str] | None = None) -> list[Finding]:
     """The headline findings of a ``compare`` table, per rule set (and source, when the
     table has one) and variant against the reference.
 
@@ -180,19 +184,24 @@ def findings_from_compare(df: pl.DataFrame | None, max_fans: int = 3,
     rates, which then compare different deals, stay in the comparison section. Without
     paired rows: the main rates, then the fans whose share changed most (interval clear of
     zero). ``mode`` (the study's): under ``rescore`` the hand-sample metrics are the same
-    hands under both variants, which the note says."""
+    hands under both variants, which the note says. ``headline`` (the study's metrics that
+    answer its question): the paired findings are those metrics, in that order."""
     if df is None or df.height == 0 or "diff" not in df.columns:
         return []
     rows = [r for r in df.to_dicts() if r.get("variant") != r.get("reference")
             and r.get("diff") is not None]
     out: list[Finding] = []
+    first = {"simulate": 0} if mode == "resimulate" else {}    # the study's own source first
     keys = sorted({(r["rules"], r.get("source") or "", r["variant"]) for r in rows},
-                  key=lambda k: tuple(str(x) for x in k))
+                  key=lambda k: (str(k[0]), first.get(k[1], 1), str(k[1]), str(k[2])))
     for rules, source, variant in keys:
         grp = [r for r in rows if (r["rules"], r.get("source") or "", r["variant"])
                == (rules, source, variant)]
         is_fan = [("fan" in r["metric"]) for r in grp]
         paired = [r for r, f in zip(grp, is_fan) if r.get("paired") and not f]
+        if headline:
+            paired = sorted((r for r in paired if r["metric"] in headline),
+                            key=lambda r: list(headline).index(r["metric"]))
         if paired:
             main = [r for r in grp if not r.get("paired") and r["metric"] in _HANDS]
             main.sort(key=lambda r: _HANDS.index(r["metric"]))
@@ -230,6 +239,8 @@ def compare_notes(df: pl.DataFrame | None) -> list[str]:
     if df is None or df.height == 0:
         return []
     sub = df.filter(pl.col("variant") != pl.col("reference"))
+    if "pairing" in sub.columns:       # the studies' compare: levels are not comparisons
+        sub = sub.filter(pl.col("pairing") != "all")
     if sub.filter(pl.col("paired")).height and sub.filter(~pl.col("paired")).height:
         return ["Unpaired differences of play (win, deal-in, draw rates, fan shares of wins) "
                 "compare different deals under each variant here, not a rule effect; they "

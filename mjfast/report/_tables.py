@@ -99,6 +99,8 @@ def compare_for_reading(df: pl.DataFrame) -> pl.DataFrame:
     if "metric_id" in df.columns:      # already for reading
         return df
     sub = df.filter(pl.col("variant") != pl.col("reference"))
+    if "pairing" in sub.columns:       # the studies' compare: a level is not a difference
+        sub = sub.filter(pl.col("pairing") != "all")
     is_fan = pl.col("metric").str.contains("fan")
     order = (pl.when(~is_fan & pl.col("paired")).then(0).when(~is_fan).then(1)
              .when(pl.col("paired")).then(2).otherwise(3))
@@ -108,9 +110,12 @@ def compare_for_reading(df: pl.DataFrame) -> pl.DataFrame:
     if "unit" not in sub.columns:     # the kind, read from the metric's name before renaming
         sub = sub.with_columns(pl.col("metric").map_elements(
             F.metric_kind, return_dtype=pl.String).alias("unit"))
+    label = (pl.col("metric").map_elements(metric_label, return_dtype=pl.String)
+             if "label" not in sub.columns else      # compare's own words (fans named)
+             pl.col("label").str.slice(0, 1).str.to_uppercase() + pl.col("label").str.slice(1))
     return sub.with_columns(
         pl.col("metric").alias("metric_id"), pl.col("metric").str.contains("fan").alias("fan"),
-        pl.col("metric").map_elements(metric_label, return_dtype=pl.String))
+        label.alias("metric"))
 
 
 def same_rows_once(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
@@ -120,6 +125,8 @@ def same_rows_once(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     if "metric_id" not in df.columns:
         df = compare_for_reading(df)
     same = pl.col("paired") & (pl.col("diff") == 0) & (pl.col("se").fill_null(0) == 0)
+    if "same" in df.columns:           # compare says so itself (every pair equal)
+        same = pl.col("same").fill_null(False)
     rows = df.filter(same)
     notes = []
     keys = [k for k in ("rules", "source", "variant", "reference") if k in df.columns]
@@ -127,8 +134,8 @@ def same_rows_once(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
         sub = rows.filter(*[pl.col(k) == v for k, v in zip(keys, g)])
         d = dict(zip(keys, g))
         plain = [m for m, f in zip(sub["metric"], sub["fan"]) if not f]
-        fans = [m.replace(" held (paired per deal)", "") for m, f in zip(sub["metric"], sub["fan"])
-                if f]
+        fans = [m.replace(" held (paired per deal)", "").replace(": share of wins", "")
+                for m, f in zip(sub["metric"], sub["fan"]) if f]
         what = [m.replace(" (paired per deal)", "") for m in plain]
         if fans:
             what.append(f"whether each of {len(fans)} fans is held ({', '.join(fans)})")

@@ -3,7 +3,9 @@ rule profile the scorers read (:func:`get_profile`).
 
 The profile's kernel arrays (``RuleProfile.kernel_args()``) have a fixed layout that the
 compiled layer reads: ``PROFILE_FIELDS`` (indices ``P_*``) and the ``ints`` slots ``I_*``,
-exported here with the scorer family codes ``CODE_*``."""
+exported here with the scorer family codes ``CODE_*``. :func:`without_fans`: a profile with
+some rows switched off, in memory (the studies' pivotal share); loaded on first use, so
+that its module stays out of the compiled kernels' cache stamps (they import this face)."""
 from ._profile import (CODE_MCR, CODE_TAIWAN, CODE_TUIDAOHU, I_CODE, I_EARLY, I_FLOWER_COL,
                        I_FLOWERS_TO_MIN, I_FORM_MASK, I_HEAVEN, I_KONG_COMBO, I_MINIMUM,
                        I_NCOLS, I_PLAYERS, I_VERY_EARLY, I_WIND_ONCE, P_COL, P_EXCL,
@@ -18,4 +20,12 @@ __all__ = ["RULESETS", "RuleSet", "get_rules", "RuleProfile", "get_profile",
            "P_RED_UNLESS", "P_COL", "P_LIVE", "P_OFF", "P_EXCLUDERS",
            "I_CODE", "I_NCOLS", "I_MINIMUM", "I_KONG_COMBO", "I_HEAVEN", "I_FORM_MASK",
            "I_VERY_EARLY", "I_EARLY", "I_PLAYERS", "I_FLOWER_COL", "I_WIND_ONCE",
-           "I_FLOWERS_TO_MIN"]
+           "I_FLOWERS_TO_MIN", "without_fans"]
+
+
+def __getattr__(name: str):
+    if name == "without_fans":
+        from ._mask import without_fans
+        globals()["without_fans"] = without_fans
+        return without_fans
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -56,8 +56,12 @@ def scorer_module(rules):
 # argument checks
 # ---------------------------------------------------------------------------------------
 def _check_variant(variant) -> None:
+    from ..rules import RuleProfile
+    if isinstance(variant, RuleProfile) and variant.rules == "mcr":
+        return            # an in-memory MCR profile (mjfast.rules.without_fans)
     if variant is not None and not isinstance(variant, str):
-        raise ArgumentError(repr(variant)[:60], None, "variant must be a string or None")
+        raise ArgumentError(repr(variant)[:60], None,
+                            "variant must be a string, None or an MCR RuleProfile")
 
 
 def _split_options(options: dict[str, Any], rules: str, settles: bool):

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import IncompleteHandError, RuleSetError, SituationError
 from ..hand import Hand, HandBatch
-from ..kernels import context_for
+from ..kernels import context_for, context_of
 from . import _settle
 from ._rows import run_batch
 from ._waits import wait_grid, wait_pairs
@@ -53,7 +53,11 @@ class _Tables:
 
 
 @lru_cache(maxsize=None)
-def _tables(variant: str | None) -> _Tables:
+def _tables(variant: str | RuleProfile | None) -> _Tables:
+    if isinstance(variant, RuleProfile):        # an in-memory profile (rules.without_fans)
+        if variant.rules != "mcr":
+            raise RuleSetError(variant.rules, None, "the MCR scorer needs an MCR rule profile")
+        return _Tables(variant)
     return _Tables(get_profile("mcr", variant))
 
 
@@ -61,11 +65,24 @@ FAN_TABLE = rule_table(None)
 
 
 def _norm_variant(variant: str | None) -> str | None:
-    """``None`` for the official table, else the variant name (lower case) or file path."""
+    """``None`` for the official table, else the variant name (lower case) or file path
+    (a :class:`~mjfast.rules.RuleProfile` passes through)."""
+    if isinstance(variant, RuleProfile):
+        return variant
     if variant is None or str(variant).lower() in ("", "none", "default", "official"):
         return None
     v = str(variant)
     return v if v.endswith(".toml") else v.lower()
+
+
+def _context(variant):
+    """The compiled context of ``variant`` (a name, a path, None, or an in-memory
+    :class:`~mjfast.rules.RuleProfile` such as :func:`mjfast.rules.without_fans` gives)."""
+    if isinstance(variant, RuleProfile):
+        if variant.rules != "mcr":
+            raise RuleSetError(variant.rules, None, "the MCR scorer needs an MCR rule profile")
+        return context_of(variant)
+    return context_for("mcr", _norm_variant(variant))
 
 
 # ---------------------------------------------------------------------------------------
@@ -81,7 +98,7 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     from . import BatchScores
     if batch.rules != "mcr":
         raise RuleSetError(batch.rules, None, "the MCR scorer needs an MCR HandBatch")
-    fans, totals, legal, _ = run_batch(batch, context_for("mcr", _norm_variant(variant)))
+    fans, totals, legal, _ = run_batch(batch, _context(variant))
     complete = totals >= 0
     flowers = batch.flowers.astype(np.int32)
     return BatchScores(fans, totals, legal, complete, {"flowers": flowers})
@@ -103,7 +120,7 @@ def score_waits_batch(batch: HandBatch, visible: np.ndarray | None = None, varia
         i = int(np.flatnonzero(bad)[0])
         raise HandSizeError(f"batch row {i}", i, "score_waits needs ready hands: 13 tiles (melds as 3), no winning tile")
     vis = None if visible is None else np.asarray(visible, dtype=np.int64).reshape(n, 34)
-    pairs = wait_pairs(batch, context_for("mcr", _norm_variant(variant)), vis)
+    pairs = wait_pairs(batch, _context(variant), vis)
     return WaitScores(*wait_grid(pairs, n), pairs.live)
 
 
