@@ -72,9 +72,9 @@ def test_compare_cells_carry_their_unit(study):
     g = grid(df, "compare")
     diff = g.headers.index("difference (95% CI)")
     cells = {r[g.headers.index("metric")]: r[diff] for r in g.rows}
-    assert cells["Win total (paired per deal)"] == "same under both"
-    assert cells["Win rate"].endswith(")") and " pp (" in cells["Win rate"]
-    assert " points (" in cells["Dealer's net payment per deal"]
+    assert cells["Mean total of a win"] == "same under both"
+    assert cells["Wins per player-deal"] == "same under both"
+    assert " points (" in cells["Dealer's net a deal"]
 
 
 @pytest.mark.parametrize("name", sorted(ANALYSES))
