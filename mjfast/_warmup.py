@@ -196,13 +196,15 @@ def run(verbose: bool = True, jobs: int | None = None) -> dict:
                 except (ValueError, IndexError):
                     groups.append({"group": gs[g][0], "steps": {}, "peak_mb": 0,
                                    "failed": {"process": f"exit status {p.returncode}"}})
+    pruned = _cache.prune_orphans()
     steps = {f"{g['group']} | {k}": v for g in groups for k, v in g["steps"].items()}
     failed = {f"{g['group']} | {k}": v for g in groups for k, v in g["failed"].items()}
     out = {"stamps": _cache.warm_stamps(), "cache": _cache.CACHE_DIR, "steps": steps,
            "failed": failed, "jobs": jobs, "seconds": round(time.perf_counter() - t0, 1),
            "groups": [{k: g[k] for k in ("group", "seconds", "peak_mb") if k in g}
                       for g in groups],
-           "peak_mb": max((g.get("peak_mb", 0) for g in groups), default=0)}
+           "peak_mb": max((g.get("peak_mb", 0) for g in groups), default=0),
+           "pruned": pruned}
     if _cache.CACHE_DIR:   # what compiled is valid even when a step failed (listed)
         path = os.path.join(_cache.CACHE_DIR, _cache.WARM_MARKER)
         with open(path + ".tmp", "w") as fh:

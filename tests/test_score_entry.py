@@ -97,5 +97,5 @@ def test_a_caller_does_not_contain_the_scorers():
     ctx = context_for("taiwan")
     caller(ctx, new_workspace(ctx), new_row(), np.zeros(64, dtype=np.int64))
     ir = caller.overloads[caller.signatures[0]].library.get_llvm_str()
-    assert "mjfast_score_mcr_v1" in ir and "mjfast_score_taiwan_v1" in ir
+    assert "mjfast_score_mcr_" in ir and "mjfast_score_taiwan_" in ir
     assert "score_one" not in ir and "divisions" not in ir

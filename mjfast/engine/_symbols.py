@@ -25,12 +25,12 @@ _I64P = types.CPointer(types.int64)
 _I64 = types.int64
 _M = "mjfast.engine._entry"
 
-apply_sym = external("mjfast_engine_apply_v1",
+apply_sym = external("mjfast_engine_apply",
                      _I64(_I32P, _I64P, _I64P, _I64, _I64, _I64, _I64, _I64, _I64), _M)
-legal_actions_sym = external("mjfast_engine_legal_actions_v1",
+legal_actions_sym = external("mjfast_engine_legal_actions",
                              _I64(_I32P, _I64P, _I64P, _I64, _I64P), _M)
-auto_step_sym = external("mjfast_engine_auto_step_v1", _I64(_I32P, _I64P, _I64P), _M)
-win_value_sym = external("mjfast_engine_win_value_v1",
+auto_step_sym = external("mjfast_engine_auto_step", _I64(_I32P, _I64P, _I64P), _M)
+win_value_sym = external("mjfast_engine_win_value",
                          _I64(_I32P, _I64P, _I64P, _I64, _I64, _I64, _I64, _I64P, _I64P), _M)
 
 __all__ = ["apply_sym", "legal_actions_sym", "auto_step_sym", "win_value_sym"]

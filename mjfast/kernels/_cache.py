@@ -59,6 +59,16 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
+def in_package(py_func) -> bool:
+    """Whether ``py_func`` is defined in a file of the package."""
+    import inspect
+    try:
+        Path(inspect.getfile(py_func)).resolve().relative_to(PACKAGE)
+    except (TypeError, OSError, ValueError):
+        return False
+    return True
+
+
 def _module_name(path: Path) -> str:
     rel = path.resolve().relative_to(PACKAGE).with_suffix("")
     parts = list(rel.parts)
@@ -128,9 +138,14 @@ def _direct_deps(name: str) -> tuple[str, ...]:
     return tuple(sorted(m for m in out if _module_file(m) is not None and m != name))
 
 
+# modules no compiled code reads (this one decides where the cache is, not what it holds)
+NOT_IN_STAMPS = frozenset({f"{ROOT}.kernels._cache"})
+
+
 @functools.lru_cache(maxsize=None)
 def module_closure(name: str) -> tuple[str, ...]:
-    """``name`` and every ``mjfast`` module it imports at module level, transitively."""
+    """``name`` and every ``mjfast`` module it imports at module level, transitively
+    (less :data:`NOT_IN_STAMPS`)."""
     seen = {name}
     todo = [name]
     while todo:
@@ -138,7 +153,7 @@ def module_closure(name: str) -> tuple[str, ...]:
             if dep not in seen:
                 seen.add(dep)
                 todo.append(dep)
-    return tuple(sorted(seen))
+    return tuple(sorted(seen - NOT_IN_STAMPS))
 
 
 @functools.lru_cache(maxsize=None)
@@ -325,6 +340,43 @@ def install_locator() -> bool:
     if not any(c.__name__ == "KernelCacheLocator" for c in impl._locator_classes):
         impl._locator_classes.insert(0, locator_class())
     return True
+
+
+def prune_orphans(folder: str | None = None) -> int:
+    """Remove the files of ``folder`` (default :data:`CACHE_DIR`) that no current function
+    uses: indexes of modules or functions that are gone or whose stamp is stale, and data
+    files no current index names. Returns how many files were removed (the warm-up calls
+    it, so the cache that ships holds only what the sources compile to)."""
+    import pickle
+    folder = folder or CACHE_DIR
+    if folder is None or not os.path.isdir(folder):
+        return 0
+    keep: set[str] = set()
+    names = os.listdir(folder)
+    for name in names:
+        if not name.endswith(".nbi"):
+            continue
+        stem = name[: name.rindex(".py")]
+        module = f"{ROOT}." + stem[stem.rindex("-") + 1:]
+        try:
+            with open(os.path.join(folder, name), "rb") as fh:
+                pickle.load(fh)
+                stamp, overloads = pickle.loads(fh.read())
+        except (OSError, ValueError, EOFError, pickle.UnpicklingError, AttributeError):
+            continue
+        if _module_file(module) is None or stamp != module_stamp(module):
+            continue
+        keep.add(name)
+        keep.update(overloads.values())
+    removed = 0
+    for name in names:
+        if name.endswith((".nbi", ".nbc")) and name not in keep:
+            try:
+                os.remove(os.path.join(folder, name))
+                removed += 1
+            except OSError:
+                pass
+    return removed
 
 
 def warm_stamps() -> dict[str, str]:

@@ -329,9 +329,12 @@ def row_melds(row):
 
 
 @kernel(inline="always")
-def as_rows(ctx_p, ws_p, row_p, fans_p):
-    """The four arrays behind a scorer symbol's pointer arguments (:mod:`._symbols`)."""
+def as_rows(ctx_p, ws_p, rows_p, n, fans_p):
+    """The arrays behind a scorer symbol's pointer arguments (:mod:`._symbols`): the
+    context, the workspace, ``n`` hand rows (n, ROW_SIZE) and their fans (n, n_cols)."""
     head = as_array(ctx_p, X_FIELDS)
     ctx = as_array(ctx_p, head[X_LEN])
-    return (ctx, as_array(ws_p, ctx[X_WS_LEN]), as_array(row_p, ROW_SIZE),
-            as_array(fans_p, ctx[X_NCOLS]))
+    ncols = ctx[X_NCOLS]
+    return (ctx, as_array(ws_p, ctx[X_WS_LEN]),
+            as_array(rows_p, n * ROW_SIZE).reshape((n, ROW_SIZE)),
+            as_array(fans_p, n * ncols).reshape((n, ncols)))

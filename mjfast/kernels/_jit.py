@@ -83,7 +83,10 @@ def kernel(func=None, *, parallel: bool = False, inline: str = "never",
         if parallel:
             opts["parallel"] = True
         disp = KernelDispatcher(py_func=f, locals={}, targetoptions=opts)
-        if CACHING:
+        if CACHING and _cache.in_package(f):
+            # code outside the package (a test's helper, a user's kernel calling the
+            # symbols) is not cached: Numba's own cache would not see the sources it
+            # depends on, and could load machine code built against an older symbol
             disp.enable_caching()
         return disp
     return wrap(func) if func is not None else wrap
@@ -115,7 +118,11 @@ _PY: dict[str, object] = {}              # NUMBA_DISABLE_JIT: symbol -> Python f
 
 def external(symbol: str, sig, module: str):
     """Declare a linked symbol (in :mod:`._symbols`, the interface callers depend on) and
-    return the function compiled code calls it through (a Numba ``ExternalFunction``)."""
+    return the function compiled code calls it through (a Numba ``ExternalFunction``).
+    The C name carries a hash of the signature: a caller compiled against another
+    signature cannot link to it by mistake."""
+    import hashlib
+    symbol = f"{symbol}_{hashlib.sha1(str(sig).encode()).hexdigest()[:8]}"
     s = Symbol(symbol, sig, module)
     _DECLARED[symbol] = s
     return s.fn

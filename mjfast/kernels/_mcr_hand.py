@@ -59,17 +59,18 @@ def _sort_into(src, n, dst):
 
 
 @kernel(error_model="numpy")
-def score_one(ctx, ws, c, win, melds, nm, fl, seat, prevalent, ft_best):
-    """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile
-    (a view of the workspace); ``ctx`` / ``ws`` the context and workspace (the rule
-    profile's arrays and the scratch are views of them: few arguments to pass).
+def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, work, ft,
+              work_fans, dscr, sc, suit_tab):
+    """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;
+    ``prof`` the rule profile's arrays, the rest scratch (views of the context and the
+    workspace, made once per block of rows by the row entry). Not inlined into the
+    row entry's loop: Numba's inlining and typing of the whole would double the scorer's
+    compile time for about a tenth of a hand.
     Writes fan counts into ft_best (int64[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete (ft_best is then
     undefined; every path that returns a total has written all of it)."""
     (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
-     _col, _live, off, excluders) = profile_views(ctx)
-    divbuf, work, ft, work_fans, sc, dscr, _place, _vec, _c = workspace_views(ws)
-    suit_tab = suit_table_view(ctx)
+     _col, _live, off, excluders) = prof
     kong_combo = ints[I_KONG_COMBO] != 0
     heaven_no_waits = ints[I_HEAVEN] != 0
     # a pung of the seat wind that is also the prevalent wind: one account-once deduction
@@ -618,16 +619,13 @@ def score_one(ctx, ws, c, win, melds, nm, fl, seat, prevalent, ft_best):
 # the row entry: the one compiled MCR scorer every caller reaches (symbol score_mcr)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always", error_model="numpy")
-def score_row(ctx, ws, row, fans):
+def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c):
     """Score the hand row ``row`` (layout in :mod:`._context`) into ``fans`` (int64 by fan
     id, flowers in the flowers' column); returns the total with flowers, -1 when the row
     is not a complete hand of valid counts. ``first_turn`` counts only for the dealer's
     concealed hand (the heavenly hand)."""
-    prof = profile_views(ctx)
     ints = prof[0]
     points = prof[1]
-    ncols = ctx[X_NCOLS]
-    c = workspace_views(ws)[8]
     win = row[R_WIN]
     nm = row[R_N_MELDS]
     melds = row_melds(row)
@@ -645,7 +643,8 @@ def score_row(ctx, ws, row, fans):
         fl = row[R_FLAGS]
         if not (row[R_SEAT] == row[R_DEALER] and nm == 0):
             fl &= ~F_FIRST_TURN      # the heavenly hand: the dealer's concealed hand only
-        tot = score_one(ctx, ws, c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], fans)
+        tot = score_one(c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], prof, fans,
+                        divbuf, work, ft, wfans, dscr, sc, suit_tab)
     row[R_EXTRA] = 0
     if tot < 0:
         for f in range(ncols):
@@ -666,7 +665,14 @@ def score_row(ctx, ws, row, fans):
 
 
 @export(score_mcr)
-def score_mcr_c(ctx_p, ws_p, row_p, fans_p):
-    """The C entry of :func:`score_row` (pointers; see :mod:`._symbols`)."""
-    ctx, ws, row, fans = as_rows(ctx_p, ws_p, row_p, fans_p)
-    return score_row(ctx, ws, row, fans)
+def score_mcr_c(ctx_p, ws_p, rows_p, n, fans_p):
+    """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
+    workspace are made once, then each row is scored."""
+    ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
+    prof = profile_views(ctx)
+    suit_tab = suit_table_view(ctx)
+    ncols = ctx[X_NCOLS]
+    divbuf, work, ft, wfans, sc, dscr, _place, _vec, c = workspace_views(ws)
+    for i in range(n):
+        score_row(rows[i], fans[i], prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c)
+    return n

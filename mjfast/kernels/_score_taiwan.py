@@ -297,17 +297,12 @@ def _eight_flowers(prof, hits, kept, best):
 
 
 @kernel
-def score_one(ctx, ws, c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td):
-    """One hand: the highest reading's total (tai, -1 = not complete); the workspace's
-    ``vec[2]`` gets its fan-id counts. ``c`` int64[34] with the winning tile (restored); 8
-    flowers score 八花独占 alone when it is on. The profile's arrays and the scratch are
-    views of ``ctx`` / ``ws`` (few arguments to pass)."""
-    prof = profile_views(ctx)
-    divbuf, _work, _ft, _wfans, _sc, st, place, vec, _c = workspace_views(ws)
-    hits = vec[0]
-    kept = vec[1]
-    best = vec[2]
-    work = vec[3]
+def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, divbuf, st,
+              place, hits, kept, best, work):
+    """One hand: the highest reading's total (tai, -1 = not complete); ``best`` gets its
+    fan-id counts. ``c`` int64[34] with the winning tile (restored); 8 flowers score
+    八花独占 alone when it is on. The profile's arrays and the scratch are views made
+    once per block of rows by the row entry."""
     col = prof[P_COL]
     if nflow >= 8 and prof[P_LIVE][col[K_EIGHT_FLOWERS]] != 0:
         return _eight_flowers(prof, hits, kept, best)
@@ -322,17 +317,15 @@ def score_one(ctx, ws, c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td)
 # the row entry: the one compiled Taiwan scorer every caller reaches (symbol score_taiwan)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always")
-def score_row(ctx, ws, row, fans):
+def score_row(row, fans, prof, ncols, divbuf, st, place, vec, c):
     """Score hand row ``row`` (:mod:`._context`) into ``fans`` by fan id; the tai total
     without the dealer bonus, -1 when not complete (8 flowers score 八花独占 alone)."""
-    ncols = ctx[X_NCOLS]
-    vec = workspace_views(ws)[7]
-    c = workspace_views(ws)[8]
     for t in range(34):
         c[t] = row[R_COUNTS + t]
-    total = score_one(ctx, ws, c, row[R_WIN], row_melds(row), row[R_N_MELDS],
-                      row[R_FLOWERS], row[R_FLAGS], row[R_SEAT], row[R_DEALER],
-                      row[R_DISCARDER], row[R_TABLE_DISCARDS])
+    total = score_one(c, row[R_WIN], row_melds(row), row[R_N_MELDS], row[R_FLOWERS],
+                      row[R_FLAGS], row[R_SEAT], row[R_DEALER], row[R_DISCARDER],
+                      row[R_TABLE_DISCARDS], prof, divbuf, st, place, vec[0], vec[1],
+                      vec[2], vec[3])
     best = vec[2]
     for f in range(ncols):
         fans[f] = best[f] if total >= 0 else 0
@@ -343,7 +336,13 @@ def score_row(ctx, ws, row, fans):
 
 
 @export(score_taiwan)
-def score_taiwan_c(ctx_p, ws_p, row_p, fans_p):
-    """The C entry of :func:`score_row` (pointers; see :mod:`._symbols`)."""
-    ctx, ws, row, fans = as_rows(ctx_p, ws_p, row_p, fans_p)
-    return score_row(ctx, ws, row, fans)
+def score_taiwan_c(ctx_p, ws_p, rows_p, n, fans_p):
+    """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
+    workspace are made once, then each row is scored."""
+    ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
+    prof = profile_views(ctx)
+    ncols = ctx[X_NCOLS]
+    divbuf, _work, _ft, _wfans, _sc, st, place, vec, c = workspace_views(ws)
+    for i in range(n):
+        score_row(rows[i], fans[i], prof, ncols, divbuf, st, place, vec, c)
+    return n

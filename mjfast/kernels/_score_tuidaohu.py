@@ -21,8 +21,9 @@ from ..rules._profile import I_FORM_MASK, I_NCOLS
 from ._jit import export, kernel
 from ._symbols import score_tuidaohu
 from ._context import (C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C_PLAYERS,
-                       PARAMS_AT, R_COUNTS, R_DEALER, R_EXTRA, R_FLAGS, R_LEGAL, R_N_MELDS, R_SEAT,
-                       R_TOTAL, X_NCOLS, as_rows, profile_views, row_melds, workspace_views)
+                       R_COUNTS, R_DEALER, R_EXTRA, R_FLAGS, R_LEGAL, R_N_MELDS, R_SEAT,
+                       R_TOTAL, X_NCOLS, as_rows, params_view, profile_views, row_melds,
+                       workspace_views)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions
@@ -66,18 +67,13 @@ def _set(hits, pred_col, p):
 
 
 @kernel
-def score_one(ctx, ws, c, melds, n_melds, flags, seat, dealer):
+def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, best):
     """Score one complete hand. ``c`` int64[34] concealed counts (winning tile included;
-    restored), ``melds`` [5, 4]. Writes the best reading's fan counts into the
-    workspace's ``vec[2]`` and returns its total, or -1 when the hand is not complete.
-    The profile's arrays and the scratch are views of ``ctx`` / ``ws``."""
+    restored), ``melds`` [5, 4]; ``prof`` the rule profile's arrays. Writes the best
+    reading's fan counts into ``best`` and returns its total, or -1 when the hand is not
+    complete. The views are made once per block of rows by the row entry."""
     (ints, values, _topo, excl, reducers, red_t, red_n, red_unless,
-     pc, _live, off, excluders) = profile_views(ctx)
-    buf = workspace_views(ws)[0]
-    vec = workspace_views(ws)[7]
-    base = vec[0]
-    hits = vec[1]
-    best = vec[2]
+     pc, _live, off, excluders) = prof
     form_mask = ints[I_FORM_MASK]
     nm = n_melds
     tot = 0
@@ -246,43 +242,48 @@ def validate_rows(counts, melds, n_melds, kinds_mask, chow_ok):
 # the row entry: the one compiled Tuidaohu / two-player scorer (symbol score_tuidaohu)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always")
-def score_row(ctx, ws, row, fans):
+def score_row(row, fans, prof, ncols, P, divbuf, vec, c):
     """Score hand row ``row`` (:mod:`._context`) into ``fans`` by fan id; the fan total
     before the cap, -1 when not complete; ``row[R_EXTRA]`` the kong units the winner
-    receives in all (units of base)."""
-    ncols = ctx[X_NCOLS]
-    vec = workspace_views(ws)[7]
-    c = workspace_views(ws)[8]
+    receives in all (units of base); ``P`` the parameter block."""
     for t in range(34):
         c[t] = row[R_COUNTS + t]
     melds = row_melds(row)
     nm = row[R_N_MELDS]
-    total = score_one(ctx, ws, c, melds, nm, row[R_FLAGS], row[R_SEAT], row[R_DEALER])
+    total = score_one(c, melds, nm, row[R_FLAGS], row[R_SEAT], row[R_DEALER], prof, divbuf,
+                      vec[0], vec[1], vec[2])
     best = vec[2]
     for f in range(ncols):
         fans[f] = best[f] if total >= 0 else 0
     row[R_TOTAL] = total
-    row[R_LEGAL] = 1 if total >= 0 and total >= ctx[PARAMS_AT + C_MINIMUM] else 0
+    row[R_LEGAL] = 1 if total >= 0 and total >= P[C_MINIMUM] else 0
     row[R_EXTRA] = 0
     if total >= 0:
-        n_players = ctx[PARAMS_AT + C_PLAYERS]
+        n_players = P[C_PLAYERS]
         u = 0
         for j in range(nm):
             if melds[j, 0] != 2:
                 continue
             fl = melds[j, 2]
             if fl & _MELD_CONCEALED:
-                u += ctx[PARAMS_AT + C_KONG_CONCEALED] * (n_players - 1)
+                u += P[C_KONG_CONCEALED] * (n_players - 1)
             elif fl & _MELD_ADDED:
-                u += ctx[PARAMS_AT + C_KONG_ADDED] * (n_players - 1)
+                u += P[C_KONG_ADDED] * (n_players - 1)
             else:
-                u += ctx[PARAMS_AT + C_KONG_OPEN]
+                u += P[C_KONG_OPEN]
         row[R_EXTRA] = u
     return total
 
 
 @export(score_tuidaohu)
-def score_tuidaohu_c(ctx_p, ws_p, row_p, fans_p):
-    """The C entry of :func:`score_row` (pointers; see :mod:`._symbols`)."""
-    ctx, ws, row, fans = as_rows(ctx_p, ws_p, row_p, fans_p)
-    return score_row(ctx, ws, row, fans)
+def score_tuidaohu_c(ctx_p, ws_p, rows_p, n, fans_p):
+    """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
+    workspace are made once, then each row is scored."""
+    ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
+    prof = profile_views(ctx)
+    P = params_view(ctx)
+    ncols = ctx[X_NCOLS]
+    divbuf, _work, _ft, _wfans, _sc, _dscr, _place, vec, c = workspace_views(ws)
+    for i in range(n):
+        score_row(rows[i], fans[i], prof, ncols, P, divbuf, vec, c)
+    return n
