@@ -109,8 +109,10 @@ def _play_steps(rules: str):
             sim(rules, bots="efficiency", deals=2, seed=1, wall="botzone", variant="botzone")
 
     def python_policy():
+        from mjfast.rules.registry import get_rules
         from mjfast.simulation import simulate as sim
-        sim(rules, bots=[lambda view, actions: 0] + ["efficiency"] * 3, deals=1, seed=1)
+        others = ["efficiency"] * (get_rules(rules).players - 1)
+        sim(rules, bots=[lambda view, actions: 0] + others, deals=1, seed=1)
     return [("simulate", simulate), ("python policy", python_policy)]
 
 
