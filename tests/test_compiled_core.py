@@ -116,7 +116,7 @@ def test_nothing_compiles_after_the_warm_up(tmp_path):
     out = str(tmp_path)
     commands = [
         ["score", "[EEE,2][SSSS,1]WWWNN55pN|EE1000|3", "--rules", "mcr", "--json"],
-        ["score", "123m456m789m123p456p11s1s", "--rules", "taiwan", "--tsumo"],
+        ["score", "123m456m789m123p456p1s1s", "--rules", "taiwan", "--tsumo"],
         ["score", "123m456m789m123p11p", "--rules", "tuidaohu", "--tsumo"],
         ["shanten", "123m456p789s1299s", "--rules", "mcr"],
         ["parse", "123m456p789s1299s11z", "--rules", "mcr"],

@@ -83,8 +83,13 @@ class Game:
             raise EngineError(str(wall_mode), None, "wall_mode is 'standard' or 'botzone'")
         self.wall_mode = WALL_MODES[wall_mode]
         self.S = np.zeros(L.STATE_SIZE, dtype=np.int32)
-        w = (np.zeros(0, dtype=np.int64) if wall is None
-             else np.asarray(wall, dtype=np.int64).ravel())
+        if wall is not None:
+            raw = np.asarray(wall).ravel()
+            if raw.size and (not np.issubdtype(raw.dtype, np.integer) or raw.min() < 0
+                             or raw.max() >= 42):
+                raise EngineError("wall", None, "wall tiles must be tile ids 0..41")
+        # int8, the play loop's wall dtype: one compiled version of init_state
+        w = np.zeros(0, dtype=np.int8) if wall is None else raw.astype(np.int8)
         if wall is not None:
             need = 34 * self.players if self.wall_mode == L.WALL_BOTZONE else int(self.ctx[0][_S.C_WALL_SIZE])
             if len(w) != need:

@@ -75,7 +75,7 @@ def fold_snapshots(ctx, kind, player, tile, aux, target, flags, starts, dealer, 
     """Pass 1 over every deal (see the module docstring). Returns (decisions, snapshots)."""
     S = np.zeros(STATE_SIZE, dtype=np.int32)
     seats = np.full(4, -1, dtype=np.int64)
-    empty = np.zeros(0, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int8)
     cur = np.full(4, -1, dtype=np.int64)
     nd = 0
     ns = 0
@@ -86,7 +86,7 @@ def fold_snapshots(ctx, kind, player, tile, aux, target, flags, starts, dealer, 
             seats[q] = seats_in[d, q]
         if wall_len[d] > 0:
             init_state(S, ctx, dealer[d], prevalent[d], streak[d], seats,
-                       walls[d, :wall_len[d]].astype(np.int64), wall_mode[d])
+                       walls[d, :wall_len[d]], wall_mode[d])
         else:
             init_state(S, ctx, dealer[d], prevalent[d], streak[d], seats, empty, wall_mode[d])
         n = S[H_PLAYERS]
@@ -190,7 +190,7 @@ def fold_results(ctx, kind, player, tile, aux, target, flags, starts, dealer, pr
     """Pass 2 over the good deals (see the module docstring). Returns (chances, wins)."""
     S = np.zeros(STATE_SIZE, dtype=np.int32)
     seats = np.full(4, -1, dtype=np.int64)
-    empty = np.zeros(0, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int8)
     fans = np.zeros(MAX_FANS, dtype=np.int64)
     nc = 0
     nw = 0
@@ -203,7 +203,7 @@ def fold_results(ctx, kind, player, tile, aux, target, flags, starts, dealer, pr
             seats[q] = seats_in[d, q]
         if wall_len[d] > 0:
             init_state(S, ctx, dealer[d], prevalent[d], streak[d], seats,
-                       walls[d, :wall_len[d]].astype(np.int64), wall_mode[d])
+                       walls[d, :wall_len[d]], wall_mode[d])
         else:
             init_state(S, ctx, dealer[d], prevalent[d], streak[d], seats, empty, wall_mode[d])
         n = S[H_PLAYERS]
