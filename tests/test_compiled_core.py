@@ -119,7 +119,7 @@ def test_nothing_compiles_after_the_warm_up(tmp_path):
         ["score", "123m456m789m123p456p1s1s", "--rules", "taiwan", "--tsumo"],
         ["score", "123m456m789m123p11p", "--rules", "tuidaohu", "--tsumo"],
         ["shanten", "123m456p789s1299s", "--rules", "mcr"],
-        ["parse", "123m456p789s1299s11z", "--rules", "mcr"],
+        ["parse", "123m456p789s1299s1z", "--rules", "mcr"],
         ["score-waits", "123m456p789s1299s", "--rules", "mcr"],
         ["simulate", "--rules", "mcr", "--bots", "efficiency,value,efficiency,value",
          "--deals", "4", "--out", out + "/sim-mcr", "--quiet"],
