@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ._core import Job, Shard, ShardResult, SpecError, derive_seed
-from ._spec import Variant, check_type, load_spec, resolve_variant
+from ._spec import check_type, context_params, load_spec, resolve_variant, shard_context
 
 TRANSFORM = "mjfast.pipelines.hands:transform"
 
@@ -36,7 +36,7 @@ def _take(batch, idx: np.ndarray):
     return take_rows(batch, idx)
 
 
-def analyse(batch, variant: str | None, strings=None, hand_id: np.ndarray | None = None,
+def analyse(batch, variant, strings=None, hand_id: np.ndarray | None = None,
             wait_fans: bool = True):
     """The ``hands`` table's columns for a HandBatch (dict of Arrow/NumPy columns);
     ``wait_fans``: also each wait's fan lists (MCR: from the same scoring pass as the
@@ -94,7 +94,8 @@ def analyse(batch, variant: str | None, strings=None, hand_id: np.ndarray | None
 def transform(p: dict[str, Any]) -> ShardResult:
     """One shard of the ``hands`` job (parameters from :func:`build_job`)."""
     import pyarrow as pa
-    rules, vname, varg = p["rules"], p["variant"], p["variant_arg"]
+    ctx = shard_context(p)
+    rules, vname, varg = ctx.rules, ctx.variant, ctx
     if p["source"] == "generate":
         import mjfast
         from mjfast.notation import format_batch
@@ -180,7 +181,7 @@ def _text_shards(path: Path, rows_per_shard: int) -> list[tuple[int, int, int, i
     return out
 
 
-def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
+def build_job(spec: dict[str, Any], variants: list | None = None,
               name: str = "hands") -> Job:
     """The ``hands`` job of a spec (see ``hands.toml``)."""
     from mjfast.datasets import file_sha256
@@ -213,9 +214,8 @@ def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
         for v in variants:
             for k, a in enumerate(range(0, n, size)):
                 m = min(size, n - a)
-                shards.append(Shard(f"{name}-{v.rules}-{v.name}-{kind}-{k:06d}", TRANSFORM, {
-                    "source": "generate", "rules": v.rules, "variant": v.name,
-                    "variant_arg": v.arg, "kind": kind, "n": m, "start": a,
+                shards.append(Shard(f"{name}-{v.rules}-{v.variant}-{kind}-{k:06d}", TRANSFORM, {
+                    "source": "generate", **context_params(v), "kind": kind, "n": m, "start": a,
                     "seed": derive_seed(seed, v.rules, kind, k),
                     "strings": bool(spec.get("strings", True)),
                     "wait_fans": bool(spec.get("wait_fans", True))}))
@@ -244,9 +244,8 @@ def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
                 pieces.append({"byte_start": a, "byte_end": z, "first_line": line})
         for v in variants:
             for k, piece in enumerate(pieces):
-                shards.append(Shard(f"{name}-{v.rules}-{v.name}-{digest[:16]}-{k:06d}", TRANSFORM, {
-                    "source": "files", "rules": v.rules, "variant": v.name,
-                    "variant_arg": v.arg, "path": str(path), "file_name": path.name,
+                shards.append(Shard(f"{name}-{v.rules}-{v.variant}-{digest[:16]}-{k:06d}", TRANSFORM, {
+                    "source": "files", **context_params(v), "path": str(path), "file_name": path.name,
                     "format": fmt, "column": column,
                     "wait_fans": bool(spec.get("wait_fans", True)), **piece}))
     return Job(name, shards, config, inputs)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ._core import Job, Shard, ShardResult, SpecError
-from ._spec import Variant, load_spec, resolve_variant
+from ._spec import context_params, load_spec, resolve_variant, shard_context
 
 TRANSFORM = "mjfast.pipelines.replay:transform"
 FORMATS = ("botzone", "botzone-json", "events")
@@ -154,7 +154,7 @@ def bundled_logs() -> dict[str, list[str]]:
             "botzone-json": [str(p) for p in botzone_json_samples()]}
 
 
-def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
+def build_job(spec: dict[str, Any], variants: list | None = None,
               name: str = "replay") -> Job:
     """Shards of the replay job (see ``replay.toml``): ``files`` (``"bundled"`` for the
     package's sample logs) in ``format``, under each variant."""
@@ -201,9 +201,9 @@ def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
             tag = hashlib.sha256(path.name.encode()).hexdigest()[:6]
             for v in variants:
                 for k, piece in enumerate(pieces):
-                    key = f"{name}-{v.rules}-{v.name}-{digest[:20]}-{tag}"
+                    key = f"{name}-{v.rules}-{v.variant}-{digest[:20]}-{tag}"
                     params = {"path": str(path), "file_name": path.name, "format": f_fmt,
-                              "rules": v.rules, "variant": v.name, "variant_arg": v.arg,
+                              **context_params(v),
                               "candidates": candidates, "chunk_deals": chunk_deals}
                     if piece:
                         key += f"-c{k:05d}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._core import Job, Shard, ShardResult, SpecError
-from ._spec import Variant, check_type, load_spec, resolve_variant
+from ._spec import check_type, context_params, load_spec, resolve_variant, shard_context
 
 TRANSFORM = "mjfast.pipelines.simulate:transform"
 
@@ -37,7 +37,7 @@ def transform(p: dict[str, Any]) -> ShardResult:
                        n_out=res.tables["games"].num_rows, info={"errors": errors})
 
 
-def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
+def build_job(spec: dict[str, Any], variants: list | None = None,
               name: str = "simulate") -> Job:
     """Shards of the simulate job (see ``simulate.toml``): for each rule set (and each of
     ``variants``), ``deals`` deals with ``bots`` from ``seed``."""
@@ -55,12 +55,12 @@ def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
                     for v in (spec.get("variants") or ["default"])]
     shards = []
     for v in variants:
-        p = {"rules": v.rules, "variant": v.name, "variant_arg": v.arg, "bots": bots,
+        p = {**context_params(v), "bots": bots,
              "deals": deals, "seed": seed, "wall": wall, "duplicate": dup,
              "games_per_shard": gps}
         n = len(_plan(p).shards(gps))
         for k in range(n):
-            shards.append(Shard(f"{name}-{v.rules}-{v.name}-{k:05d}", TRANSFORM,
+            shards.append(Shard(f"{name}-{v.rules}-{v.variant}-{k:05d}", TRANSFORM,
                                 {**p, "index": k}))
     config = {"variants": [v.manifest() for v in variants], "bots": bots, "deals": deals,
               "seed": seed, "wall": wall or "standard", "duplicate": dup,

@@ -36,7 +36,7 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
     variants = [resolve_variant(rules, v) for v in (spec.get("variants") or [])]
     if len(variants) < 1:
         raise SpecError("variants = []", None, "a study needs at least one variant")
-    names = [v.name for v in variants]
+    names = [v.variant for v in variants]
     if len(set(names)) != len(names):
         raise SpecError(str(names), None, "two variants share a name (rename a file)")
     sources = spec.get("sources") or []

@@ -127,7 +127,7 @@ class Dataset:
         """Write ``manifest.json``: ``meta`` (job, seed, inputs with hashes, rule-file
         hashes, code version...) plus the row count of every table, summed over the files
         on disk. Deterministic (sorted keys, no timestamps)."""
-        from .. import __version__
+        from .._version import __version__
         manifest = {"format": "mjfast-dataset/1", "mjfast_version": __version__, **meta,
                     "tables": self.row_counts(),
                     "shards": self.done_shards()}

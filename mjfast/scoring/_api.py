@@ -56,8 +56,10 @@ def scorer_module(rules):
 # argument checks
 # ---------------------------------------------------------------------------------------
 def _check_variant(variant) -> None:
-    if variant is not None and not isinstance(variant, str):
-        raise ArgumentError(repr(variant)[:60], None, "variant must be a string or None")
+    from ..rules import RuleContext
+    if variant is not None and not isinstance(variant, (str, RuleContext)):
+        raise ArgumentError(repr(variant)[:60], None,
+                            "variant must be a name, a .toml path, a RuleContext or None")
 
 
 def _split_options(options: dict[str, Any], rules: str, settles: bool):

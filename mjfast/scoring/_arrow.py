@@ -20,14 +20,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ..datasets import FAN, WAIT
 from ..kernels import kernel
 
-# The datasets module (a layer above) defines the table types; these are the same fields,
-# built by name here and cast to the tables' types by ``mjfast.datasets.conform``.
-FAN = pa.struct([("id", pa.int16()), ("points", pa.int32()), ("count", pa.int16())])
-_WAIT_BASE = [("tile", pa.int8()), ("live", pa.int8()), ("total_discard", pa.int32()),
-              ("total_self_drawn", pa.int32()), ("legal_discard", pa.bool_()),
-              ("legal_self_drawn", pa.bool_())]
+# the table types are the datasets' (the one definition, a layer below)
+_WAIT_BASE = [(f.name, f.type) for f in WAIT if not f.name.startswith("fans_")]
 
 NOT_COMPLETE = "not a complete hand"
 
@@ -35,8 +32,8 @@ NOT_COMPLETE = "not a complete hand"
 def fan_points(rules: str, variant: str | None, width: int) -> np.ndarray:
     """Points of one occurrence of each fan id (column) of ``rules`` / ``variant`` (a
     bundled name or a ``.toml`` path), from the one rule profile."""
-    from ..rules._profile import get_profile
-    table = get_profile(rules, variant).table
+    from ..rules import rule_context
+    table = rule_context(rules, variant).profile.table
     return np.asarray(table.points_array(width, dtype=np.int32), dtype=np.int32)
 
 

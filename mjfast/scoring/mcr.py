@@ -22,7 +22,7 @@ from ..errors import IncompleteHandError, RuleSetError, SituationError
 from ..hand import Hand, HandBatch
 from ..kernels import _score_mcr as K
 from ..kernels._entry import suit_table
-from ..rules._profile import RuleProfile, get_profile
+from ..rules import RuleContext, RuleProfile, rule_context
 from ..tiles import WIND_LETTERS
 from ._params import settlement_params
 from .result import FanHit, ScoreResult
@@ -30,9 +30,9 @@ from .result import FanHit, ScoreResult
 N_COLS = K.N_FANS  # 83: column = fan id, 82 = 明暗杠
 
 
-@lru_cache(maxsize=None)
-def rule_table(variant: str | None = None) -> RuleProfile:
-    """The MCR table for ``variant`` (a :class:`~mjfast.rules.RuleProfile`, validated:
+def rule_table(variant: str | RuleContext | None = None) -> RuleProfile:
+    """The MCR table for ``variant`` (a name, a ``.toml`` path or a
+    :class:`~mjfast.rules.RuleContext`; a :class:`~mjfast.rules.RuleProfile`, validated:
     every key has a predicate, acyclic)."""
     return _tables(variant).profile
 
@@ -59,20 +59,16 @@ def _suit_table() -> np.ndarray:
     return suit_table()
 
 
+def _tables(variant: str | RuleContext | None) -> _Tables:
+    return _tables_of(rule_context("mcr", variant).profile)
+
+
 @lru_cache(maxsize=None)
-def _tables(variant: str | None) -> _Tables:
-    return _Tables(get_profile("mcr", variant))
+def _tables_of(profile: RuleProfile) -> _Tables:
+    return _Tables(profile)
 
 
 FAN_TABLE = rule_table(None)
-
-
-def _norm_variant(variant: str | None) -> str | None:
-    """``None`` for the official table, else the variant name (lower case) or file path."""
-    if variant is None or str(variant).lower() in ("", "none", "default", "official"):
-        return None
-    v = str(variant)
-    return v if v.endswith(".toml") else v.lower()
 
 
 # ---------------------------------------------------------------------------------------
@@ -119,7 +115,7 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     from . import BatchScores
     if batch.rules != "mcr":
         raise RuleSetError(batch.rules, None, "the MCR scorer needs an MCR HandBatch")
-    tb = _tables(_norm_variant(variant))
+    tb = _tables(variant)
     n = len(batch)
     fans = np.zeros((n, N_COLS), dtype=np.int16)
     totals = np.full(n, -1, dtype=np.int32)
@@ -146,7 +142,7 @@ def score_waits_batch(batch: HandBatch, visible: np.ndarray | None = None, varia
     from . import WaitScores
     if batch.rules != "mcr":
         raise RuleSetError(batch.rules, None, "the MCR scorer needs an MCR HandBatch")
-    tb = _tables(_norm_variant(variant))
+    tb = _tables(variant)
     n = len(batch)
     counts = np.ascontiguousarray(batch.counts, dtype=np.uint8)
     bad = (batch.winning_tile >= 0) | (counts.sum(axis=1).astype(np.int64) != 13 - 3 * batch.n_melds.astype(np.int64))
@@ -220,8 +216,8 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     contract (:func:`mjfast.scoring._params.settlement_params`; MCR uses ``base``, the 8
     every loser pays)."""
     params = settlement_params("mcr", params)
-    v = _norm_variant(variant)
-    tb = _tables(v)
+    tb = _tables(variant)
+    v = tb.profile.variant
     if hand.winning_tile is None:
         raise IncompleteHandError(hand.describe(), None, "no winning tile: a waiting hand cannot be scored (see score_waits)")
     res = score_batch(HandBatch.from_hands([hand]), variant=v)
