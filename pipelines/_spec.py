@@ -5,7 +5,7 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._core import SpecError
+from mjfast.runner import SpecError
 
 if TYPE_CHECKING:
     from mjfast.rules import RuleContext
@@ -62,25 +62,4 @@ def resolve_variant(rules: str, variant: str | None) -> RuleContext:
         raise SpecError(exc.text, exc.position, exc.reason) from None
 
 
-def context_params(ctx: RuleContext) -> dict[str, Any]:
-    """What a shard's parameters carry of its rule context (JSON): the rule set, the
-    variant's label, what the loaders take and the content hash."""
-    return {"rules": ctx.rules, "variant": ctx.variant, "variant_arg": ctx.arg,
-            "variant_hash": ctx.content_hash}
-
-
-def shard_context(p: dict[str, Any]) -> RuleContext:
-    """The rule context of a shard (:func:`context_params`), rebuilt in the worker; a
-    variant file whose content changed since the job was planned is refused."""
-    from mjfast.errors import RuleSetError
-    from mjfast.rules import rule_context
-    ctx = rule_context(p["rules"], p["variant_arg"])
-    if ctx.content_hash != p["variant_hash"]:
-        raise RuleSetError(ctx.variant_id, None,
-                           f"the rules changed since the job was planned (hash "
-                           f"{p['variant_hash']}, now {ctx.content_hash}): a dataset holds "
-                           "one version of each variant; write the new one to another folder")
-    return ctx
-
-
-__all__ = ["load_spec", "check_type", "resolve_variant", "context_params", "shard_context"]
+__all__ = ["load_spec", "check_type", "resolve_variant"]

@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Job, Shard, ShardResult, SpecError, derive_seed
-from ._spec import check_type, context_params, load_spec, resolve_variant, shard_context
+from mjfast.runner import (Job, Shard, ShardResult, SpecError, context_params, derive_seed,
+                           shard_context)
+from ._spec import check_type, load_spec, resolve_variant
 
 TRANSFORM = "mjfast.pipelines.hands:transform"
 
@@ -32,7 +33,7 @@ TRANSFORM = "mjfast.pipelines.hands:transform"
 # ---------------------------------------------------------------------------------------
 def _take(batch, idx: np.ndarray):
     """Rows ``idx`` of a HandBatch."""
-    from mjfast.scoring._arrow import take_rows
+    from mjfast.scoring import take_rows
     return take_rows(batch, idx)
 
 
@@ -45,7 +46,7 @@ def analyse(batch, variant, strings=None, hand_id: np.ndarray | None = None,
     import pyarrow as pa
     import mjfast
     from mjfast.rules.registry import FORM_NAMES
-    from mjfast.scoring._arrow import error_column, fan_lists, fan_points, score_wait_lists
+    from mjfast.scoring import error_column, fan_lists, fan_points, score_wait_lists
     n = len(batch)
     threads = numba.get_num_threads()      # 1 in a pool / Dask worker, all cores inline
     rules = batch.rules
@@ -88,6 +89,7 @@ def analyse(batch, variant, strings=None, hand_id: np.ndarray | None = None,
         cols["total"] = pa.array(total, mask=~good)
         cols["legal"] = pa.array(legal, mask=~good)
     cols["error"] = error_column(n, np.ones(n, bool), None, incomplete)
+    cols["source"] = pa.repeat(pa.scalar("hands", pa.string()), n)
     return cols
 
 
@@ -219,7 +221,7 @@ def build_job(spec: dict[str, Any], variants: list | None = None,
                     "seed": derive_seed(seed, v.rules, kind, k),
                     "strings": bool(spec.get("strings", True)),
                     "wait_fans": bool(spec.get("wait_fans", True))}))
-        return Job(name, shards, config, inputs)
+        return Job(name, shards, config, inputs, [v.record() for v in variants])
     # files
     paths = _expand(spec.get("files") or [])
     if not paths:
@@ -248,7 +250,7 @@ def build_job(spec: dict[str, Any], variants: list | None = None,
                     "source": "files", **context_params(v), "path": str(path), "file_name": path.name,
                     "format": fmt, "column": column,
                     "wait_fans": bool(spec.get("wait_fans", True)), **piece}))
-    return Job(name, shards, config, inputs)
+    return Job(name, shards, config, inputs, [v.record() for v in variants])
 
 
 def _variant_applies(rules: str, v: str) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._core import Job, SpecError
+from mjfast.runner import Job, SpecError
 from ._spec import load_spec, resolve_variant
 
 MODES = ("rescore", "resimulate")
@@ -44,7 +44,7 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
     if unknown or not sources:
         raise SpecError(str(sources), None, f"sources: some of {', '.join(SOURCES)}")
     seed = spec.get("seed", 0)
-    shards, inputs = [], []
+    shards, inputs, records = [], [], []
     config: dict[str, Any] = {"name": spec.get("name", "study"), "mode": mode, "rules": rules,
                               "variants": [v.manifest() for v in variants], "seed": seed,
                               "sources": {}}
@@ -77,8 +77,9 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
             job = simulate.build_job(sub_spec, vs, name="simulate")
         shards += job.shards
         inputs += job.inputs
+        records += job.rules
         config["sources"][src] = job.config
-    return Job(name, shards, config, inputs)
+    return Job(name, shards, config, inputs, records)
 
 
 def job_from_spec(path: str | None = None, default: str = "study", **overrides) -> Job:

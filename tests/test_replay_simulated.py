@@ -25,7 +25,7 @@ def _sim_events(out):
 
 
 def test_botzone_text_of_simulated_deals_replays_to_the_same_events(simulated):
-    from mjfast.datasets._botzone_text import match_id
+    from mjfast.formats.botzone_text import match_id
     from mjfast.replay import replay
     texts = sorted(simulated.rglob("*.txt"))
     assert texts

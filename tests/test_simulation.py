@@ -13,7 +13,7 @@ import pytest
 
 import mjfast
 from mjfast.datasets import Dataset, EventKind as K, events_from_arrow
-from mjfast.datasets._jsonl import read_jsonl
+from mjfast.formats.jsonl import read_jsonl
 from mjfast.engine import Game, fold
 from mjfast.engine import _layout as EL
 from mjfast.hand import Hand, Meld, MeldKind, Situation

@@ -47,12 +47,9 @@ def test_two_player_string_with_pin_rejected():
 
 
 def test_score_table_tuidaohu():
-    pl = pytest.importorskip("polars")
+    import polars as pl
     df = pl.DataFrame({"hand": ["123456789m234m55m|EE1000", "11m33m55p77p99sPPEE", "123m"]})
-    try:
-        out = mjfast.score_table(df, rules="tuidaohu")
-    except (ImportError, AttributeError, NotImplementedError) as exc:  # parse_batch not built
-        pytest.skip(f"score_table not available: {exc}")
+    out = mjfast.score_table(df, rules="tuidaohu")
     assert out["total"].to_list() == [9, 5, None]
 
 

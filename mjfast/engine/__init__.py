@@ -18,3 +18,8 @@ from ._structure import GameStructure
 
 __all__ = ["Action", "EngineError", "ERROR_MESSAGES", "Game", "GameStructure", "STATE_SIZE", "error_message",
            "fan_table", "fold", "layout", "make_context"]
+
+# the game structure's constants the simulator's driver reads (mjfast.engine._structure)
+from ._structure import END_NAMES, GAME_LENGTH, MODE_WINDS, MODES, WINDS_CAP  # noqa: E402
+
+__all__ += ["END_NAMES", "GAME_LENGTH", "MODE_WINDS", "MODES", "WINDS_CAP"]

@@ -1,48 +1,30 @@
-"""Reader of the project's own events: Parquet ``events`` files (alone or in an mjfast
-dataset folder, where the matching ``deals`` shard gives each deal's dealer, winds and wall)
-and JSON lines (:mod:`mjfast.datasets._jsonl`, the header of each deal giving the same).
+"""The project's own event files (``--format events``): Parquet ``events`` files, alone or
+in an mjfast dataset folder (where the matching ``deals`` shard gives each deal's dealer,
+winds and wall); ``.jsonl`` files given here are read by :mod:`mjfast.formats.jsonl`.
 
-Parquet is read by record batches and cut at deal boundaries (never a whole file at once);
-JSON lines are split into deal blocks at each ``start_deal`` line. A block the JSON-lines
-reader rejects is quarantined with its line; every other deal is read. The events' own WIN
-totals, fans and scores are the "logged" numbers the replay checks.
+Parquet is read by record batches and cut at deal boundaries (never a whole file at once).
+The events' own WIN totals, fans and scores are the "logged" numbers the replay checks.
+The writer is the datasets' ``events`` table (:func:`write`: one Parquet file).
 """
 from __future__ import annotations
 
-import json
+import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 import numpy as np
 
 from ..datasets import Events, events_from_arrow
-from ..errors import MjfastError
-from ._log import CAN_HU_NONE, DealInfo, LogChunk
+from ._chunk import LogChunk, deal_info, events_chunk
+
+if TYPE_CHECKING:
+    from ..rules import RuleContext
+
+NAME = "events"
+SUFFIXES = (".parquet", ".jsonl", ".ndjson")
+SOURCE = None               # the dataset's manifest records the rules that wrote them
 
 BATCH_ROWS = 1 << 18
-
-
-def _info(did: str, source: str, meta: dict[str, Any] | None, line: int = 0,
-          botzone_default: bool = False) -> DealInfo:
-    meta = meta or {}
-    wall = meta.get("wall")
-    wall = None if wall is None or len(wall) == 0 else np.asarray(wall, dtype=np.int8)
-    seats = meta.get("seats")
-    return DealInfo(deal_id=did, source=source, line=line,
-                    prevalent=int(meta.get("prevalent") or 0),
-                    dealer=int(meta.get("dealer") or 0), streak=int(meta.get("streak") or 0),
-                    seats=None if seats is None else [int(s) for s in seats],
-                    wall=wall, botzone_wall=(len(wall) == 136 if wall is not None
-                                             else botzone_default),
-                    seed=meta.get("seed"), bots=meta.get("bots"),
-                    game_id=meta.get("game_id"), deal_index=meta.get("deal_index"))
-
-
-def _chunk(source: str, ev: Events, infos: list[DealInfo], quarantine, n_in,
-           lines: np.ndarray | None = None) -> LogChunk:
-    line = lines if lines is not None else ev.seq.astype(np.int64)
-    return LogChunk(source, ev, line, np.full((len(ev), ev.players), CAN_HU_NONE, np.int16),
-                    infos, quarantine, n_in, has_can_hu=False, logged_in_events=True)
 
 
 def _deal_meta(path: Path) -> dict[str, dict[str, Any]]:
@@ -80,10 +62,10 @@ def _read_parquet(path: Path, chunk_deals: int, seen: set, bz: bool) -> Iterator
                 continue
             seen.add(did)
             keep.append(i)
-            infos.append(_info(did, src, meta.get(did), botzone_default=bz))
+            infos.append(deal_info(did, src, meta.get(did), botzone_default=bz))
         if len(keep) != len(ev.deal_ids):
             ev = ev.take_deals(keep)
-        return _chunk(src, ev, infos, quarantine, len(keep) + len(quarantine))
+        return events_chunk(src, ev, infos, quarantine, len(keep) + len(quarantine))
 
     for batch in pf.iter_batches(batch_size=BATCH_ROWS):
         tbl = pa.Table.from_batches([batch])
@@ -101,88 +83,61 @@ def _read_parquet(path: Path, chunk_deals: int, seen: set, bz: bool) -> Iterator
         yield emit(carry)
 
 
-def _jsonl_blocks(path: Path) -> Iterator[tuple[int, list[str]]]:
-    """(first line number, lines) of each deal block (a start_deal line and what follows)."""
-    block: list[str] = []
-    start = 1
-    with open(path, "rb") as f:
-        for no, raw in enumerate(f, start=1):
-            text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-            if '"start_deal"' in text and block:
-                yield start, block
-                block, start = [], no
-            if not block:
-                start = no
-            block.append(text)
-    if block:
-        yield start, block
-
-
-def _read_jsonl(path: Path, chunk_deals: int, seen: set, bz: bool) -> Iterator[LogChunk]:
-    from ..datasets._jsonl import read_jsonl
-    src = str(path)
-    parts: list[Events] = []
-    infos: list[DealInfo] = []
-    lines: list[np.ndarray] = []
-    quarantine: list[dict] = []
-    n_in = 0
-
-    def flush():
-        ev = Events.concat(parts) if parts else Events.empty()
-        ln = np.concatenate(lines) if lines else np.zeros(0, np.int64)
-        return _chunk(src, ev, list(infos), list(quarantine), n_in, ln)
-
-    for start, block in _jsonl_blocks(path):
-        n_in += 1
-        try:
-            ev, headers = read_jsonl(block, with_headers=True)
-        except MjfastError as e:
-            did = None
-            try:
-                did = json.loads(block[0]).get("deal_id")
-            except (ValueError, AttributeError):
-                pass
-            pos = getattr(e, "position", None)
-            quarantine.append({"source": src, "deal_id": did,
-                               "line": start + (pos - 1 if isinstance(pos, int) else 0),
-                               "step": None, "reason": getattr(e, "reason", str(e)),
-                               "rows": len(block)})
-            continue
-        if len(ev.deal_ids) != 1:
-            quarantine.append({"source": src, "deal_id": None, "line": start, "step": None,
-                               "reason": "a block without exactly one start_deal",
-                               "rows": len(block)})
-            continue
-        did = ev.deal_ids[0]
-        if did in seen:
-            quarantine.append({"source": src, "deal_id": did, "line": start, "step": None,
-                               "reason": f"deal id {did} repeats an earlier deal",
-                               "rows": len(block)})
-            continue
-        seen.add(did)
-        parts.append(ev)
-        infos.append(_info(did, src, headers[0], start, botzone_default=bz))
-        # line of each event: events follow the header one per line (DEAL rows share one)
-        lines.append(np.full(len(ev), start, np.int64))
-        if len(infos) >= chunk_deals:
-            yield flush()
-            parts, infos, lines, quarantine, n_in = [], [], [], [], 0
-    yield flush()
-
-
-def read_events(path, chunk_deals: int = 2000, seen: set | None = None,
-                botzone_default: bool = False) -> Iterator[LogChunk]:
-    """Chunks of the deals in a Parquet events file, an mjfast dataset folder or a JSON
-    lines file. A deal's wall decides the wall convention (136 tiles: the Botzone wall);
-    a deal without a wall takes the Botzone wall when ``botzone_default`` (MCR, variant
-    ``botzone``: a replayed Botzone log), else the standard one."""
+def read(paths, ctx: "RuleContext | None" = None, *, chunk_deals: int = 2000,
+         seen: set | None = None) -> Iterator[LogChunk]:
+    """Chunks of the deals in Parquet events files, mjfast dataset folders or JSON-lines
+    files. A deal's wall decides the wall convention (136 tiles: the Botzone wall); a deal
+    without a wall takes the Botzone wall under ``ctx`` MCR ``botzone`` (a replayed Botzone
+    log), else the standard one."""
+    from . import jsonl
     seen = seen if seen is not None else set()
+    bz = ctx is not None and ctx.rules == "mcr" and ctx.variant == "botzone"
+    for path in ([paths] if isinstance(paths, (str, os.PathLike)) else paths):
+        p = Path(path)
+        if p.is_dir():
+            from ..datasets import Dataset
+            for f in Dataset(p).files("events"):
+                yield from _read_parquet(f, chunk_deals, seen, bz)
+        elif p.suffix == ".parquet":
+            yield from _read_parquet(p, chunk_deals, seen, bz)
+        else:
+            yield from jsonl.read_file(p, chunk_deals, seen, bz)
+
+
+def is_dataset(path: str | os.PathLike) -> bool:
+    """A folder that is an mjfast dataset with an ``events`` table (read as one input)."""
+    return Path(path).is_dir() and (Path(path) / "events").is_dir()
+
+
+def recorded_variants(path: str | os.PathLike) -> list[dict[str, Any]]:
+    """The rule contexts the events of ``path`` were written with (records, see
+    :meth:`mjfast.rules.RuleContext.record`): a dataset folder's manifest ``rules``, the
+    manifest of the dataset an events file lies in, or a JSON-lines file's header (rules
+    and variant only). Empty when nothing records them."""
+    import json
     p = Path(path)
-    if p.is_dir():
-        from ..datasets import Dataset
-        for f in Dataset(p).files("events"):
-            yield from _read_parquet(f, chunk_deals, seen, botzone_default)
-    elif p.suffix == ".parquet":
-        yield from _read_parquet(p, chunk_deals, seen, botzone_default)
-    else:
-        yield from _read_jsonl(p, chunk_deals, seen, botzone_default)
+    if p.suffix in (".jsonl", ".ndjson"):
+        from . import jsonl
+        rv = jsonl.recorded_variant(p)
+        return [] if rv is None else [{"rules": rv[0], "variant": rv[1]}]
+    folder = p
+    if not p.is_dir():
+        parts = p.parts
+        if "events" not in parts:
+            return []
+        folder = Path(*parts[:len(parts) - 1 - parts[::-1].index("events")])
+    m = folder / "manifest.json"
+    return list(json.loads(m.read_text()).get("rules", [])) if m.is_file() else []
+
+
+def write(path: str | os.PathLike, ev: Events, ctx: "RuleContext | None" = None,
+          headers: Mapping[str, Mapping[str, Any]] | None = None) -> Path:
+    """Write ``ev`` as one Parquet ``events`` file, atomically (the deals' metadata
+    belongs in the ``deals`` table beside it)."""
+    from ..datasets import atomic_write_table, events_to_arrow
+    path = Path(path)
+    atomic_write_table(path, events_to_arrow(ev))
+    return path
+
+
+__all__ = ["NAME", "SUFFIXES", "SOURCE", "read", "is_dataset", "recorded_variants", "write"]

@@ -32,8 +32,7 @@ from .. import _threads
 from ..errors import (ArgumentError, HandSizeError, InputError, InvalidCountsError,
                       RuleSetError, SituationError)
 from ..hand import Hand, HandBatch
-from ..notation import convert_hand, hand_with_options, parse_hand
-from ..notation._api import OPTION_NAMES
+from ..notation import OPTION_NAMES, convert_hand, hand_with_options, parse_hand
 from ..rules.registry import get_rules
 from ..tiles import N_KINDS, tile_name
 from ._params import _ALL_PARAMS, SETTLEMENT_PARAMS, settlement_params

@@ -265,10 +265,6 @@ def _hand_kongs(hand: Hand, players: int) -> list[tuple[str, int | None, int]]:
 # =====================================================================================
 # Scoring
 # =====================================================================================
-def _form_mask(rules: str) -> int:
-    return sum(1 << f for f in get_rules(rules).forms)
-
-
 def _check_situation(hand: Hand, table: RuleProfile) -> None:
     s = hand.situation
     players = table.players
