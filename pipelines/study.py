@@ -10,8 +10,9 @@ the manifest), ``seed``, ``mode`` and the data ``sources``, each with its own ta
   (source ``simulate``).
 
 Sources that do not vary (a ``simulate`` source in a ``rescore`` study, a ``replay`` in
-a ``resimulate`` one) run once under the default variant of each of their rule sets: the
-study's context. All shards go into one dataset (tables partitioned by rules / variant),
+a ``resimulate`` one) run once with no variant, which has one meaning (the rules the data
+is produced under, :func:`mjfast.rules.produced_variant`): simulations under each rule
+set's default tables, logs under the rules they were judged under (Botzone: ``botzone``). All shards go into one dataset (tables partitioned by rules / variant),
 so one manifest and one report cover the study.
 """
 from __future__ import annotations
@@ -61,8 +62,9 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
                                   else [resolve_variant(rules, None)], name="hands")
         elif src == "replay":
             sub_spec = {**load_spec(None, "replay", "replay"), **sub, "rules": rules}
-            vs = variants if mode == "rescore" else [resolve_variant(rules, None)]
-            job = replay.build_job(sub_spec, vs, name="replay")
+            # not varied: each log under the rules it was produced under (Botzone: botzone)
+            vs = variants if mode == "rescore" else None
+            job = replay.build_job({**sub_spec, "variants": []}, vs, name="replay")
         else:
             sub_spec = {**load_spec(None, "simulate", "simulate"), **sub,
                         "seed": sub.get("seed", seed)}

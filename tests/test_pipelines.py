@@ -14,6 +14,7 @@ from mjfast.pipelines import (InlineExecutor, ProcessExecutor, ShardFailure, Spe
                               make_executor, run_job)
 from mjfast.pipelines import hands as hands_job
 from mjfast.datasets import Dataset
+from mjfast.errors import MjfastError
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -198,3 +199,26 @@ def test_failed_shard_reported_and_resumable(tmp_path, monkeypatch):
     assert len(Dataset(tmp_path).done_shards()) == 1
     s = run_job(job, tmp_path)
     assert s.shards_run == 1 and s.n_out == 400
+
+
+def test_a_variant_file_changed_since_the_dataset_was_written_is_refused(tmp_path):
+    """A resume (or a merge into the same folder) across different rule contents is refused
+    with an error naming the variant and both hashes; the manifest records the variant's id,
+    file and hash."""
+    import json
+    f = tmp_path / "mcr.house.toml"
+    f.write_text('[variant]\nname = "house"\n[rows.82]\nenabled = true\npoints = 5\n')
+    out = tmp_path / "out"
+    job = hands_job.job_from_spec(None, n=50, shard_size=50, variants=[str(f)])
+    run_job(job, out)
+    m = json.loads((out / "manifest.json").read_text())
+    (rec,) = [r for r in m["rules"] if r["id"] == "mcr:house"]
+    assert rec["file"] == str(f.resolve()) and len(rec["hash"]) == 16
+    assert m["config"]["variants"][0]["hash"] == rec["hash"]
+    f.write_text('[variant]\nname = "house"\n[rows.82]\nenabled = true\npoints = 6\n')
+    with pytest.raises(SpecError, match=f"mcr:house.*{rec['hash']}"):
+        run_job(hands_job.job_from_spec(None, n=50, shard_size=50, variants=[str(f)]), out)
+    # a shard planned under the old content refuses to run under the new one
+    from mjfast.runner import execute_shard
+    with pytest.raises(MjfastError, match="changed since the job was planned"):
+        execute_shard(job.shards[0], str(tmp_path / "other"), single_thread=False)
