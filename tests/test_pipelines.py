@@ -73,6 +73,7 @@ def test_complete_hands_scored(tmp_path):
         assert sorted((f.id, f.count) for f in res.fans) == sorted((f["id"], f["count"]) for f in r["fans"])
 
 
+@pytest.mark.slow
 def test_executors_same_bytes(tmp_path):
     """Inline, a 2-process pool (forkserver) and a real Dask LocalCluster (2 worker
     processes): the same files, byte for byte."""
@@ -104,6 +105,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_kill_and_resume_same_bytes(tmp_path):
     """A run killed (SIGKILL) after three of its eight shards, with a temporary file a write
     in flight would leave, resumes to the bytes of an uninterrupted run. The process kills

@@ -322,6 +322,7 @@ def test_cli_progress_and_json_summary(tmp_path):
     assert Dataset(tmp_path / "c").row_counts()["candidates"] > 0
 
 
+@pytest.mark.slow
 def test_workers_give_the_same_tables():
     one = replay([TEXT], "botzone", chunk_deals=4)
     two = replay([TEXT], "botzone", chunk_deals=4, workers=2)

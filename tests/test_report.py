@@ -131,6 +131,7 @@ def test_cli_report(dataset, tmp_path):
     assert r.exit_code == 2
 
 
+@pytest.mark.slow
 def test_study_report_has_the_rule_balance_section(tmp_path):
     from mjfast.report import write_report
     S.write_study(tmp_path / "study")

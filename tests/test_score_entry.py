@@ -63,6 +63,7 @@ CASES = [("mcr", None), ("mcr", "botzone"), ("taiwan", None), ("tuidaohu", None)
          ("two_player", None)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules,variant", CASES)
 def test_entry_agrees_with_score_batch(rules, variant):
     b = _batch(rules, N, seed=5)

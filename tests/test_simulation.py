@@ -47,6 +47,7 @@ def _folded_before(ev, a, r, rules, deal):
     return g
 
 
+@pytest.mark.slow
 def test_tiles_accounted_and_no_fifth_copy(sim):
     rules, res = sim
     ev = res.events
@@ -162,6 +163,7 @@ def test_wins_rescored_by_the_scorer(sim):
     assert checked > 0
 
 
+@pytest.mark.slow
 def test_same_seed_same_files_whatever_the_workers(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     kw = dict(deals=40, seed=3, jsonl=True, games_per_shard=1)
