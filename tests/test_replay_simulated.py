@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mjfast import simulation
 from mjfast.datasets import Dataset, EventKind as K, events_from_arrow
 
-simulation = pytest.importorskip("mjfast.simulation")
 pytestmark = pytest.mark.slow          # the simulator's bots compile on a cold cache
 
 
