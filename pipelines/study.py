@@ -12,8 +12,15 @@ the manifest), ``seed``, ``mode`` and the data ``sources``, each with its own ta
 Sources that do not vary (a ``simulate`` source in a ``rescore`` study, a ``replay`` in
 a ``resimulate`` one) run once with no variant, which has one meaning (the rules the data
 is produced under, :func:`mjfast.rules.produced_variant`): simulations under each rule
-set's default tables, logs under the rules they were judged under (Botzone: ``botzone``). All shards go into one dataset (tables partitioned by rules / variant),
-so one manifest and one report cover the study.
+set's default tables, logs under the rules they were judged under (Botzone: ``botzone``);
+``rescore`` lists sources to rescore under every variant whatever the mode (a
+resimulation can also rescore its logs and hands: paired, nearly free). All shards go into
+one dataset (tables partitioned by rules / variant), so one manifest and one report cover
+the study.
+
+``question`` (what the study asks, in words) and ``headline`` (the metrics of
+:func:`mjfast.analytics.compare` that answer it) go into the manifest's config;
+:func:`mjfast.analytics.study_answer` reads them back with the answer.
 """
 from __future__ import annotations
 
@@ -45,10 +52,18 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
     if unknown or not sources:
         raise SpecError(str(sources), None, f"sources: some of {', '.join(SOURCES)}")
     seed = spec.get("seed", 0)
+    rescore = list(spec.get("rescore") or [])
+    if any(s not in ("replay", "hands") for s in rescore):
+        raise SpecError(f"rescore = {rescore}", None, "rescore lists some of: replay, hands")
     shards, inputs, records = [], [], []
     config: dict[str, Any] = {"name": spec.get("name", "study"), "mode": mode, "rules": rules,
                               "variants": [v.manifest() for v in variants], "seed": seed,
                               "sources": {}}
+    for key in ("question", "headline"):
+        if spec.get(key):
+            config[key] = spec[key]
+    if rescore:
+        config["rescore"] = rescore
     for src in sources:
         sub = dict(spec.get(src) or {})
         known = load_spec(None, src, src)
@@ -58,12 +73,12 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
         if src == "hands":
             sub_spec = {**load_spec(None, "hands", "hands"), **sub, "rules": [rules],
                         "seed": sub.get("seed", seed)}
-            job = hands.build_job(sub_spec, variants if mode == "rescore"
+            job = hands.build_job(sub_spec, variants if mode == "rescore" or src in rescore
                                   else [resolve_variant(rules, None)], name="hands")
         elif src == "replay":
             sub_spec = {**load_spec(None, "replay", "replay"), **sub, "rules": rules}
             # not varied: each log under the rules it was produced under (Botzone: botzone)
-            vs = variants if mode == "rescore" else None
+            vs = variants if mode == "rescore" or src in rescore else None
             job = replay.build_job({**sub_spec, "variants": []}, vs, name="replay")
         else:
             sub_spec = {**load_spec(None, "simulate", "simulate"), **sub,

@@ -255,33 +255,43 @@ def test_folder_of_datasets_reads_them_all(data, tmp_path):
 
 
 def test_compare_paired_study(tmp_path):
+    """A rescored log (s1-s3 under both variants, s4 under botzone only): paired rows over
+    s1-s3, s4 labelled unpaired, draws (which rescoring cannot change) as levels only."""
     ds = S.write_study(tmp_path / "study")
     df = A.compare(ds.path)
-    assert set(df["reference"]) == {"default"}
-    paired = {d["deal_id"]: d for d in S.STUDY_DEFAULT}
-    diffs = [(d["total"] or 0) - (paired[d["deal_id"]]["total"] or 0)
-             for d in S.STUDY_BOTZONE if d["deal_id"] in paired]
-    r = df.filter((pl.col("metric") == "paired: win total")
-                  & (pl.col("variant") == "botzone")).row(0, named=True)
+    assert set(df["reference"]) == {"default"} and set(df["source"]) == {"replay"}
+    ref = {d["deal_id"]: d for d in S.STUDY_DEFAULT}
+    paired = [d for d in S.STUDY_BOTZONE if d["deal_id"] in ref]
+    diffs = [(d["total"] or 0) - (ref[d["deal_id"]]["total"] or 0) for d in paired]
+    r = df.filter((pl.col("metric") == "points_per_deal") & (pl.col("variant") == "botzone")
+                  & (pl.col("pairing") == "paired")).row(0, named=True)
     m = sum(diffs) / len(diffs)
     sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (len(diffs) - 1))
-    assert r["n"] == len(diffs) and r["diff"] == pytest.approx(m)
-    assert r["se"] == pytest.approx(sd / math.sqrt(len(diffs)))
-    # unpaired: draw rate per variant, difference and its binomial standard error
-    u = df.filter((pl.col("metric") == "draw_rate") & (pl.col("variant") == "botzone")).row(0, named=True)
-    p1, n1 = 1 / 4, 4
-    p0, n0 = 1 / 3, 3
-    assert u["diff"] == pytest.approx(p1 - p0)
-    v = lambda p, n: p * (1 - p) * n / (n - 1) / n  # noqa: E731 (sample variance / n)
-    assert u["se"] == pytest.approx(math.sqrt(v(p1, n1) + v(p0, n0)))
-    # unpaired fan share: 明暗杠 (82) is in 1 of 3 botzone wins and in none of 2 default ones
-    k = df.filter(pl.col("metric").str.starts_with("fan share")
-                  & pl.col("metric").str.contains("Concealed Kong and")).sort("variant")
-    assert k["value"].to_list() == pytest.approx([1 / 3, 0.0])
-    assert k["diff"][0] == pytest.approx(1 / 3) and k["diff"][1] is None
-    # paired fan indicator: 明暗杠 (82) appears in s1 under botzone only
-    f = df.filter(pl.col("metric").str.starts_with("paired fan") & (pl.col("variant") == "botzone"))
-    assert f.height >= 1 and f.filter(pl.col("diff") > 0).height == 1
+    assert r["n_units"] == len(diffs) == 3 and r["n_clusters"] == 3
+    assert r["diff"] == pytest.approx(m) and r["se"] == pytest.approx(sd / math.sqrt(3))
+    t2 = 4.302652729911275                            # t(0.975, 2 df): 3 deals
+    assert r["ci_low"] == pytest.approx(m - t2 * sd / math.sqrt(3))
+    assert r["mde"] > 0
+    # the deal played under botzone only: labelled, never mixed into the pair
+    u = df.filter((pl.col("metric") == "points_per_deal") & (pl.col("pairing") == "unpaired"))
+    assert u.height == 1 and u["value"][0] == 30 and u["diff"][0] is None
+    assert "one variant" in u["note"][0]
+    # draws: a level per variant, no difference (rescoring cannot change them)
+    d = df.filter(pl.col("metric") == "draw_rate")
+    assert set(d["pairing"]) == {"all"} and d["diff"].is_null().all()
+    assert sorted(d["value"].to_list()) == pytest.approx([1 / 4, 1 / 3])
+    assert d["note"].str.contains("rescoring").all()
+    # a paired metric that did not change is said to be the same
+    same = df.filter((pl.col("metric") == "self_drawn_share") & (pl.col("pairing") == "paired"))
+    assert same["same"].all() and same["diff"][0] == 0
+    # paired fan share: 明暗杠 (82) in s1's botzone win only: 1 of the 2 paired wins
+    k = df.filter((pl.col("metric") == "fan_share") & (pl.col("fan_id") == 82)
+                  & (pl.col("pairing") == "paired")).row(0, named=True)
+    assert k["value"] == pytest.approx(1 / 2) and k["ref_value"] == 0
+    assert k["diff"] == pytest.approx(1 / 2) and k["name_en"] == "Concealed Kong and Melded Kong"
+    # mean total per win over the paired deals
+    w = df.filter((pl.col("metric") == "mean_win_total") & (pl.col("pairing") == "paired"))
+    assert w["diff"][0] == pytest.approx((12 + 8) / 2 - (10 + 8) / 2)
 
 
 @pytest.mark.parametrize("name", sorted(A.ANALYSES))

@@ -49,7 +49,7 @@ def test_numba_cache_redirected_on_read_only_install(tmp_path):
     assert not _config._writable(str(kernels / "_jitcache"))
     home = tmp_path / "home"
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "MJFAST_CACHE_DIR")}
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "MJFAST_JIT_DIR")}
     env.update(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"))
     for _ in range(2):   # the second run loads the kernels from the cache
         out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path,

@@ -15,7 +15,7 @@ import mjfast
 from mjfast.datasets import Dataset, EventKind as K, events_from_arrow
 from mjfast.formats.jsonl import read_jsonl
 from mjfast.engine import Game, fold
-from mjfast.engine import _layout as EL
+from mjfast.engine import layout as EL
 from mjfast.hand import Hand, Meld, MeldKind, Situation
 from mjfast.rules.registry import get_rules
 from mjfast.simulation import simulate, tile_set

@@ -82,6 +82,27 @@ def _wait_sums(waits: pl.Expr, ctx: RuleContext) -> dict[str, pl.Expr]:
     return out
 
 
+def priced(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Rows with ``waits`` (rules, variant and any other columns kept) with each way's
+    live legal copies ``Ld`` / ``Ls``, live-weighted gains ``Gd`` / ``Gs`` and the hand's
+    EV ``ev_d`` / ``ev_s`` (null without live copies), every variant priced by its own
+    recorded settlement (:func:`gain_table`)."""
+    pairs = collect(lf.select("rules", "variant").unique()).rows()
+    parts = []
+    for (rules, variant), ctx in sorted(contexts_of(pairs).items()):
+        r = lf.filter((pl.col("rules") == rules) & (pl.col("variant") == variant))
+        sums = _wait_sums(pl.col("waits"), ctx)
+        live = sums.pop("live")
+        sums.pop("waits_n")
+        r = r.with_columns(_live=live, **sums)
+        parts.append(r.with_columns(ev_d=safe_div(pl.col("Gd"), pl.col("_live")),
+                                    ev_s=safe_div(pl.col("Gs"), pl.col("_live"))).drop("_live"))
+    if not parts:
+        return lf.with_columns(Ld=pl.lit(0.0), Ls=pl.lit(0.0), Gd=pl.lit(0.0), Gs=pl.lit(0.0),
+                               ev_d=pl.lit(None, pl.Float64), ev_s=pl.lit(None, pl.Float64))
+    return pl.concat(parts, how="diagonal_relaxed")
+
+
 def ready_hands(hands: pl.LazyFrame, turns: pl.LazyFrame) -> pl.LazyFrame:
     """Ready hands with their waits: ``hands`` rows (form, n_melds) and ``turns`` rows
     (source ``turns``; form and meld count unknown there)."""

@@ -96,6 +96,27 @@ def contexts_of(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], RuleC
     return out
 
 
+def recorded(rules: str, variant: str | None) -> RuleContext | None:
+    """The rule context in use for (rules, variant) (``None`` / "" = ``default``), or None
+    when the data records none."""
+    key = (str(rules), "default" if variant in (None, "") else str(variant))
+    return _IN_USE.get(key)
+
+
+def settlement(rules: str, variant: str | None = None) -> dict[str, Any]:
+    """The settlement parameters of (rules, variant) as the data records them. With no
+    variant (or ``default``) and no record of it, the rule set's bundled default tables:
+    the reference the studies measure against (e.g. the default minimum), never a
+    stand-in for a variant the data holds; any other unrecorded variant is an error."""
+    ctx = recorded(rules, variant)
+    if ctx is None and variant in (None, "", "default"):
+        from ..rules import rule_context
+        ctx = rule_context(rules)
+    if ctx is None:
+        ctx = contexts_of([(rules, variant)])[(str(rules), str(variant))]
+    return dict(ctx.params)
+
+
 def fan_names(pairs) -> pl.DataFrame:
     """Names of every fan of each ``(rules, variant)`` pair in use: rules, variant,
     fan_id, name_zh, name_en, name_ja, key, value (the recorded points). Pairs without a
@@ -122,4 +143,4 @@ def join_names(df: pl.DataFrame, id_col: str = "fan_id", suffix: str = "") -> pl
 
 
 __all__ = ["NAME_SCHEMA", "as_context", "contexts_of", "fan_names", "join_names",
-           "merge_contexts", "recorded_rules", "use_contexts"]
+           "merge_contexts", "recorded", "recorded_rules", "settlement", "use_contexts"]

@@ -10,9 +10,9 @@ Compiled (Numba, callable from other kernels): ``init_state``, ``apply``, ``win_
 """
 from __future__ import annotations
 
-from . import _layout as layout
+from . import layout
 from ._game import Action, EngineError, Game, error_message, fold
-from ._layout import ERROR_MESSAGES, STATE_SIZE
+from .layout import ERROR_MESSAGES, STATE_SIZE
 from ._score import fan_table, make_context
 from ._structure import GameStructure
 
@@ -20,6 +20,7 @@ __all__ = ["Action", "EngineError", "ERROR_MESSAGES", "Game", "GameStructure", "
            "fan_table", "fold", "layout", "make_context"]
 
 # the game structure's constants the simulator's driver reads (mjfast.engine._structure)
-from ._structure import END_NAMES, GAME_LENGTH, MODE_WINDS, MODES, WINDS_CAP  # noqa: E402
+from ._structure import (END_ERROR, END_NAMES, G_END, GAME_LENGTH, MODE_WINDS,  # noqa: E402
+                         MODES, WINDS_CAP)
 
-__all__ += ["END_NAMES", "GAME_LENGTH", "MODE_WINDS", "MODES", "WINDS_CAP"]
+__all__ += ["END_ERROR", "END_NAMES", "G_END", "GAME_LENGTH", "MODE_WINDS", "MODES", "WINDS_CAP"]

@@ -9,9 +9,9 @@ import numpy as np
 
 from ..datasets._events import EventBuilder, EventFlag, EventKind, Events
 from ..errors import InputError
-from . import _layout as L
-from ._core import apply as _apply, init_state as _init, win_value as _win_value
-from ._play import auto_step as _auto, legal_actions as _legal, resolve_claims as _resolve
+from . import layout as L
+from .compiled import apply as _apply, init_state as _init, win_value as _win_value
+from .compiled import auto_step as _auto, legal_actions as _legal, resolve_claims as _resolve
 from . import _score as _S
 from ._score import fan_table, make_context
 from ._structure import GameStructure
@@ -78,7 +78,7 @@ class Game:
             if len(chips) != self.players or any(int(c) < 0 for c in chips):
                 raise EngineError(f"chips={list(chips)!r}"[:80], None,
                                   f"one non-negative cap per player ({self.players})")
-            _S.set_chips(self.ctx[0], [int(c) for c in chips])
+            chips = [int(c) for c in chips]
         if wall_mode not in WALL_MODES:
             raise EngineError(str(wall_mode), None, "wall_mode is 'standard' or 'botzone'")
         self.wall_mode = WALL_MODES[wall_mode]
@@ -97,6 +97,7 @@ class Game:
         if seats is not None:
             s[:len(seats)] = seats
         _init(self.S, self.ctx, int(dealer), int(prevalent), int(streak), s, w, self.wall_mode)
+        _S.set_chips(self.S, chips)
         self._start_index = structure.deal_index if structure is not None else 0
         self.builder = EventBuilder(self.players)
         self.builder.start_deal(deal_id)
@@ -137,7 +138,7 @@ class Game:
                 "river_claimed": [bool(t & L.RIVER_CLAIMED) for t in river]}
 
     def wall_left(self, player: int | None = None) -> int:
-        from ._core import wall_left
+        from .compiled import wall_left
         p = self._h(L.H_TURN) if player is None else int(player)
         return int(wall_left(self.S, p))
 

@@ -9,7 +9,7 @@ Every compiled function of the package is cached by Numba through
 - else a per-user folder (``$NUMBA_CACHE_DIR/mjfast-<KEY>``, else
   ``$XDG_CACHE_HOME/mjfast/jit-<KEY>`` with ``~/.cache`` as the default, else a temporary
   folder), seeded once from the shipped folder: a read-only install still caches;
-- ``MJFAST_CACHE_DIR`` overrides both (an empty folder measures a first run with nothing
+- ``MJFAST_JIT_DIR`` overrides both (an empty folder measures a first run with nothing
   compiled).
 
 **Per-function validity.** A function's cache stamp is the hash of the sources of its
@@ -121,11 +121,10 @@ def _direct_deps(name: str) -> tuple[str, ...]:
     imported from a package that is a submodule counts as that module)."""
     out: set[str] = set()
     for mod, names in imports_of(name):
-        out.add(mod)
-        for a in names:
-            sub = f"{mod}.{a}"
-            if _module_file(sub) is not None:
-                out.add(sub)
+        subs = [f"{mod}.{a}" for a in names if _module_file(f"{mod}.{a}") is not None]
+        out.update(subs)
+        if not names or len(subs) < len(names):   # names defined by ``mod`` itself
+            out.add(mod)
     return tuple(sorted(m for m in out if _module_file(m) is not None and m != name))
 
 
@@ -263,7 +262,7 @@ def prune_stale(current: str, keep: int | None = None, idle_s: float = IDLE_S) -
 def choose_cache_dir() -> str | None:
     """The folder compiled kernels are cached in (see the module docstring), or None when
     no folder is writable (kernels then compile in memory)."""
-    explicit = os.environ.get("MJFAST_CACHE_DIR")
+    explicit = os.environ.get("MJFAST_JIT_DIR")
     if explicit:
         return explicit if _writable(explicit) else None
     if _writable(str(SHIPPED)):

@@ -166,13 +166,12 @@ def replay_chunk(chunk: LogChunk, rules: str | RuleContext = "mcr", variant: str
                  candidates: bool = False, index: int = 0) -> ReplayShard:
     """Replay one chunk through the engine under ``rules`` / ``variant`` (or a
     :class:`~mjfast.rules.RuleContext`) and build every table."""
-    from ..engine import ERROR_MESSAGES, layout
+    from ..engine.layout import ERROR_MESSAGES, MAX_FANS, WALL_BOTZONE, WALL_STANDARD
     from ..tiles import tile_name
     from . import _fold
     from ._turns import Decisions, turn_tables
     from .._shanten import waits as _waits
 
-    MAX_FANS, WALL_BOTZONE, WALL_STANDARD = layout.MAX_FANS, layout.WALL_BOTZONE, layout.WALL_STANDARD
     rctx = rule_context(rules, variant)
     rules = rctx.rules
     ev = chunk.events

@@ -17,7 +17,7 @@ from .result import BatchScores, FanHit, ScoreResult, WaitScores
 
 # Batch results straight into Arrow columns (:mod:`._arrow`), for the layers that write
 # tables; loaded on first use (PEP 562) so ``import mjfast.scoring`` stays light.
-_ARROW = ("fan_lists", "fan_points", "wait_lists", "score_wait_lists", "error_column",
+_ARROW = ("fan_lists", "fan_points", "score_wait_lists", "error_column",
           "take_rows", "meld_counts", "score_strings")
 
 __all__ = ["score", "score_batch", "score_table", "score_waits", "ScoreResult", "FanHit",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,7 +36,7 @@ from ..notation import OPTION_NAMES, convert_hand, hand_with_options, parse_hand
 from ..rules.registry import get_rules
 from ..tiles import N_KINDS, tile_name
 from ._params import _ALL_PARAMS, SETTLEMENT_PARAMS, settlement_params
-from .result import BatchScores, ScoreResult
+from .result import BatchScores, ScoreResult, WaitScores
 
 _SCORER_MODULES = {"mcr": "mcr", "taiwan": "taiwan", "tuidaohu": "tuidaohu",
                    "two_player": "tuidaohu"}
@@ -54,15 +55,21 @@ def scorer_module(rules):
 # argument checks
 # ---------------------------------------------------------------------------------------
 def _check_variant(variant) -> None:
-    from ..rules import RuleContext
+    from ..rules import RuleContext, RuleProfile
+    if isinstance(variant, RuleProfile) and variant.rules == "mcr":
+        return            # an in-memory MCR profile (mjfast.rules.without_fans)
     if variant is not None and not isinstance(variant, (str, RuleContext)):
         raise ArgumentError(repr(variant)[:60], None,
-                            "variant must be a name, a .toml path, a RuleContext or None")
+                            "variant must be a name, a .toml path, a RuleContext, None or "
+                            "an MCR RuleProfile")
 
 
 def _context(rules: str, variant):
-    """The rule context of a call, resolved once here at the public edge."""
-    from ..rules import rule_context
+    """The rule context of a call, resolved once here at the public edge (an in-memory
+    MCR profile passes through)."""
+    from ..rules import RuleProfile, rule_context
+    if isinstance(variant, RuleProfile):
+        return variant
     return rule_context(rules, variant)
 
 
@@ -263,6 +270,8 @@ def score_table(df, rules: str | None = None, variant: str | None = None, column
     """
     import polars as pl
     import pyarrow as pa
+
+    from ..notation import parse_batch
 
     _check_variant(variant)
     _threads.resolve(threads)

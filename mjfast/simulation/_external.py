@@ -170,8 +170,8 @@ class BotzoneBot:
 
     @property
     def _seats(self):
-        from ..engine import layout
-        return layout.H_SEATS
+        from ..engine.layout import H_SEATS
+        return H_SEATS
 
     def observe(self, kind: int, player: int, tile: int, aux: int, target: int) -> None:
         """Called after each event is applied: sends the matching request, if any."""
@@ -182,9 +182,9 @@ class BotzoneBot:
             raise ExternalBotError(self.name, None, "Botzone bots play without flowers "
                                                     "(use the botzone wall)")
         if not self.dealt:
-            from ..engine import layout
+            from ..engine.layout import H_PREVALENT
             self.dealt = True
-            self._ask(f"0 {self._id(me)} {int(self.game.S[layout.H_PREVALENT])}")
+            self._ask(f"0 {self._id(me)} {int(self.game.S[H_PREVALENT])}")
             hand = self.game.hand(me)["concealed"]
             self._ask("1 0 0 0 0 " + " ".join(tile_code(t) for t in hand))
         pid = self._id(player) if player >= 0 else -1

@@ -21,6 +21,7 @@ from ..datasets import (EventFlag, EventKind, Events, conform, events_to_arrow, 
                         sim_game_id)
 from ..engine import END_NAMES, GAME_LENGTH, MODE_WINDS, MODES, WINDS_CAP
 from ..errors import ArgumentError, RuleSetError
+from ..kernels import C_MINIMUM
 from ..rules import RuleContext, get_rules, rule_context
 
 GAME_DEALS = GAME_LENGTH
@@ -135,7 +136,8 @@ def make_plan(rules: str | RuleContext, bots, deals: int, seed: int,
 # ---------------------------------------------------------------------------------------
 @lru_cache(maxsize=None)
 def _worker(rules: str, variant: str | None, wall: str | None):
-    from ..engine import STATE_SIZE, make_context
+    from ..engine import make_context
+    from ..engine.layout import STATE_SIZE
     from ._eval import make_bot_context
     from ._rng import tile_set
     ctx = make_context(rules, variant)
@@ -143,14 +145,6 @@ def _worker(rules: str, variant: str | None, wall: str | None):
     S = np.zeros(STATE_SIZE, dtype=np.int32)
     base = tile_set(rules, flowers=False if wall == "botzone" else None)
     return ctx, bc, S, base
-
-
-@lru_cache(maxsize=None)
-def _rule_params(rules: str, variant: str | None) -> np.ndarray:
-    """The engine's rule parameters as a fresh context holds them (a run's chip caps,
-    written into the worker's context, are undone from this)."""
-    from ..engine import make_context
-    return make_context(rules, variant)[0].copy()
 
 
 def _bot_code(b) -> int:
@@ -169,10 +163,8 @@ def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
     """Play the jobs ``job_idx`` of ``plan`` (compiled bots in the compiled loop; seats
     with Python policies or external bots in the Python loop) and build the tables."""
     from . import _loop as L
-    from ..engine import layout
-    WALL_BOTZONE, WALL_STANDARD = layout.WALL_BOTZONE, layout.WALL_STANDARD
+    from ..engine.layout import WALL_BOTZONE, WALL_STANDARD
     ctx, bc, S, base = _worker(plan.rules, plan.variant, plan.wall)
-    ctx[0][:] = _rule_params(plan.rules, plan.variant)             # undo a run's chip caps
     jobs = plan.jobs[job_idx]
     codes = np.array([[_bot_code(b) for b in plan.job_bots[j]] + [0] * (4 - len(plan.job_bots[j]))
                       for j in job_idx], dtype=np.int64).reshape(-1, 4)
@@ -182,7 +174,7 @@ def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
         return play_jobs_python(plan, job_idx)
     total_deals = int(jobs[:, 2].sum())
     wall_mode = WALL_BOTZONE if plan.wall == "botzone" else WALL_STANDARD
-    minimum = int(ctx[0][7])
+    minimum = int(ctx[0][C_MINIMUM])
     cap_d = max(total_deals, 1)
     EV = np.zeros((min(cap_d, 256) * 1024 + 1024, L.EV_COLS), dtype=np.int32)
     FN = np.zeros((min(cap_d, 256) * 160 + 160, 3), dtype=np.int32)
