@@ -10,7 +10,8 @@ one (rules, variant) are refused: their numbers do not merge.
 :func:`~mjfast.analytics.frames` puts the contexts of the data it reads in use; the
 analyses' ``finish`` steps join names through :func:`join_names`. A mapping of frames
 carries its contexts under the key ``"rule_contexts"`` (a list of
-:class:`~mjfast.rules.RuleContext` or records). Where the data holds a (rules, variant)
+:class:`~mjfast.rules.RuleContext` or records); without that key the contexts in use stay
+(the frames of a dataset already read). Where the data holds a (rules, variant)
 that no record names, the names are **null** (documented, never a guess from today's
 files), and :func:`contexts_of` (settlement) raises.
 """
