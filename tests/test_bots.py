@@ -135,6 +135,7 @@ def test_python_policy_plays():
     assert (ev.player[own] == 0).any()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["keep", "restart"])
 def test_external_bot_plays_a_full_deal(mode):
     cmd = [sys.executable, str(BOT)] + (["--restart"] if mode == "restart" else [])

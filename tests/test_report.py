@@ -317,6 +317,7 @@ _MEASURE = """(() => {
 })()"""
 
 
+@pytest.mark.slow
 def test_report_in_headless_chromium(study, tmp_path_factory):
     binary = _browser_or_skip()
     page, _ = study

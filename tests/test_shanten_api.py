@@ -256,6 +256,7 @@ def test_tables_cached_and_regenerated(tmp_path):
     assert np.load(victim).dtype == np.uint64
 
 
+@pytest.mark.slow
 def test_cli_shanten_json_and_text():
     """``mjfast shanten "<hand>" [--json]`` as a user runs it."""
     def run(*args):

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+
+import pytest
 import subprocess
 import sys
 
@@ -11,6 +13,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=900)
 
 
+@pytest.mark.slow
 def test_simulate_writes_a_dataset(tmp_path):
     out = tmp_path / "sim"
     r = run("simulate", "--rules", "mcr", "--variant", "botzone", "--wall", "botzone",
@@ -44,6 +47,7 @@ def test_simulate_writes_a_dataset(tmp_path):
         {("two_player", "default")}
 
 
+@pytest.mark.slow
 def test_simulate_bad_input_exits_2(tmp_path):
     r = run("simulate", "--rules", "mcr", "--bots", "nobody", "--out", str(tmp_path / "x"))
     assert r.returncode == 2 and "unknown bot" in r.stderr

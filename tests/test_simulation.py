@@ -108,6 +108,7 @@ def test_payments_balance(sim):
         assert (sum(g["final_scores"]) == 0) or rules == "two_player"
 
 
+@pytest.mark.slow
 def test_wins_rescored_by_the_scorer(sim):
     rules, res = sim
     ev = res.events
