@@ -10,11 +10,13 @@ the manifest), ``seed``, ``mode`` and the data ``sources``, each with its own ta
   (source ``simulate``).
 
 Sources that do not vary (a ``simulate`` source in a ``rescore`` study, a ``replay`` in
-a ``resimulate`` one) run once under the default variant of each of their rule sets: the
-study's context; ``rescore`` lists sources to rescore under every variant whatever the
-mode (a resimulation can also rescore its logs and hands: paired, nearly free). All shards
-go into one dataset (tables partitioned by rules / variant), so one manifest and one report
-cover the study.
+a ``resimulate`` one) run once with no variant, which has one meaning (the rules the data
+is produced under, :func:`mjfast.rules.produced_variant`): simulations under each rule
+set's default tables, logs under the rules they were judged under (Botzone: ``botzone``);
+``rescore`` lists sources to rescore under every variant whatever the mode (a
+resimulation can also rescore its logs and hands: paired, nearly free). All shards go into
+one dataset (tables partitioned by rules / variant), so one manifest and one report cover
+the study.
 
 ``question`` (what the study asks, in words) and ``headline`` (the metrics of
 :func:`mjfast.analytics.compare` that answer it) go into the manifest's config;
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._core import Job, SpecError
+from mjfast.runner import Job, SpecError
 from ._spec import load_spec, resolve_variant
 
 MODES = ("rescore", "resimulate")
@@ -42,7 +44,7 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
     variants = [resolve_variant(rules, v) for v in (spec.get("variants") or [])]
     if len(variants) < 1:
         raise SpecError("variants = []", None, "a study needs at least one variant")
-    names = [v.name for v in variants]
+    names = [v.variant for v in variants]
     if len(set(names)) != len(names):
         raise SpecError(str(names), None, "two variants share a name (rename a file)")
     sources = spec.get("sources") or []
@@ -53,7 +55,7 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
     rescore = list(spec.get("rescore") or [])
     if any(s not in ("replay", "hands") for s in rescore):
         raise SpecError(f"rescore = {rescore}", None, "rescore lists some of: replay, hands")
-    shards, inputs = [], []
+    shards, inputs, records = [], [], []
     config: dict[str, Any] = {"name": spec.get("name", "study"), "mode": mode, "rules": rules,
                               "variants": [v.manifest() for v in variants], "seed": seed,
                               "sources": {}}
@@ -75,9 +77,9 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
                                   else [resolve_variant(rules, None)], name="hands")
         elif src == "replay":
             sub_spec = {**load_spec(None, "replay", "replay"), **sub, "rules": rules}
-            vs = (variants if mode == "rescore" or src in rescore
-                  else [resolve_variant(rules, None)])
-            job = replay.build_job(sub_spec, vs, name="replay")
+            # not varied: each log under the rules it was produced under (Botzone: botzone)
+            vs = variants if mode == "rescore" or src in rescore else None
+            job = replay.build_job({**sub_spec, "variants": []}, vs, name="replay")
         else:
             sub_spec = {**load_spec(None, "simulate", "simulate"), **sub,
                         "seed": sub.get("seed", seed)}
@@ -92,8 +94,9 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
             job = simulate.build_job(sub_spec, vs, name="simulate")
         shards += job.shards
         inputs += job.inputs
+        records += job.rules
         config["sources"][src] = job.config
-    return Job(name, shards, config, inputs)
+    return Job(name, shards, config, inputs, records)
 
 
 def job_from_spec(path: str | None = None, default: str = "study", **overrides) -> Job:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import analytics_sample as S
 from mjfast.datasets import Dataset
+from mjfast.rules import rule_context
 
 # Tuidaohu: every win holds 和牌 (id 1, the base fan); ids 2..16 spread over the wins so a
 # rule set has more fans than a table shows per group
@@ -34,7 +35,9 @@ def write(path) -> Path:
                              shard=shard)
     ds.write("wins", S._cols(TUIDAOHU_WINS), rules="tuidaohu", variant=None, shard="00000")
     ds.write("deals", S._cols(TUIDAOHU_DEALS), rules="tuidaohu", variant=None, shard="00000")
-    ds.write_manifest({"job": "study"})
+    ds.write_manifest({"job": "study", "rules": [
+        rule_context(r, v).record() for r, v in (("mcr", None), ("mcr", "botzone"),
+                                                 ("tuidaohu", None))]})
     man = json.loads((path / "manifest.json").read_text())
     man["config"] = {"name": "sample", "mode": "rescore", "rules": "mcr", "seed": 0,
                      "variants": [{"rules": "mcr", "variant": "default"},

@@ -341,8 +341,10 @@ def test_expected_value_other_rule_sets(tmp_path, rules, discard, self_draw):
              S.W(3, 3, 2, 2, False, True)]
     hands = {"hand_id": [1], "form": [0], "n_melds": [0], "shanten": [0], "waits": [waits]}
     from mjfast.datasets import Dataset
+    from mjfast.rules import rule_context
     ds = Dataset(tmp_path / rules)
     ds.write("hands", hands, rules=rules)
+    ds.write_manifest({"job": "test", "rules": [rule_context(rules).record()]})
     r = A.run("ev", ds.path).row(0, named=True)
     live = sum(w["live"] for w in waits)
     gd = sum(w["live"] * discard(w["total_discard"]) for w in waits if w["legal_discard"])
@@ -361,3 +363,53 @@ def test_side_by_side(tmp_path):
     assert rows[49]["share_default"] == pytest.approx(1 / n_df)
     ps = A.side_by_side("play-stats", ds.path).row(0, named=True)
     assert ps["draw_rate_botzone"] == pytest.approx(1 / 4) and ps["draw_rate_default"] == pytest.approx(1 / 3)
+
+
+def _house(path, en="My Mixed Shifted Chows", seat_payment=16):
+    path.write_text(f'[variant]\nname = "house"\n[params]\nseat_payment = {seat_payment}\n'
+                    f'[rows.49]\nen = "{en}"\n', encoding="utf-8")
+    return path
+
+
+def test_names_and_settlement_come_from_what_the_dataset_records(tmp_path):
+    """A dataset written under a variant file of one's own keeps its names and settlement
+    parameters after the file changed or went: the analyses read the manifest's record."""
+    from mjfast.datasets import Dataset
+    from mjfast.rules import rule_context
+    f = _house(tmp_path / "mcr.house.toml")
+    ctx = rule_context("mcr", str(f))
+    ds = Dataset(tmp_path / "ds")
+    for table, rows in S.SHARD_A.items():
+        ds.write(table, S._cols(rows), rules="mcr", variant=ctx.variant)
+    ds.write_manifest({"job": "test", "rules": [ctx.record()]})
+    _house(f, en="Something Else", seat_payment=8)          # today's file says otherwise
+    ff = A.run("fan-frequency", ds.path).filter(pl.col("source") == "wins")
+    assert ff.filter(pl.col("fan_id") == 49)["name_en"].to_list() == ["My Mixed Shifted Chows"]
+    f.unlink()
+    ev = A.run("ev", ds.path).filter(pl.col("source") == "hands").sort("n_melds")
+    # hand 1 (the only ready hand of shard A with live legal waits): discard gains total +
+    # 3 x 16 on its legal waits, weighted by live copies
+    waits = S.HANDS_A[0]["waits"]
+    live = sum(w["live"] for w in waits)
+    gd = sum(w["live"] * (w["total_discard"] + 48) for w in waits if w["legal_discard"])
+    gs = sum(w["live"] * 3 * (w["total_self_drawn"] + 16) for w in waits if w["legal_self_drawn"])
+    row = ev.filter((pl.col("form") == 0) & (pl.col("n_melds") == 1)).row(0, named=True)
+    hands1 = [h for h in S.HANDS_A if h["form"] == 0 and h["n_melds"] == 1 and h["waits"]]
+    assert len(hands1) == 1 and row["hands_live"] == 1
+    assert row["ev_discard"] == pytest.approx(gd / live)
+    assert row["ev_self"] == pytest.approx(gs / live)
+
+
+def test_datasets_written_with_different_rules_are_not_merged(tmp_path):
+    from mjfast.datasets import Dataset
+    from mjfast.rules import rule_context
+    for name, pay in (("a", 16), ("b", 24)):
+        f = _house(tmp_path / name / "mcr.house.toml", seat_payment=pay) if \
+            (tmp_path / name).mkdir() is None else None
+        ctx = rule_context("mcr", str(f))
+        ds = Dataset(tmp_path / "runs" / name)
+        ds.write("wins", S._cols(S.WINS_A), rules="mcr", variant=ctx.variant)
+        ds.write_manifest({"job": "test", "rules": [ctx.record()]})
+    A.run("fan-frequency", tmp_path / "runs" / "a")
+    with pytest.raises(MjfastError, match="different rule contents"):
+        A.run("fan-frequency", tmp_path / "runs")

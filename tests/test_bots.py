@@ -21,6 +21,7 @@ def _bits(mask) -> int:
     return int(sum(1 << int(t) for t in np.flatnonzero(mask)))
 
 
+@pytest.mark.slow
 def test_discard_options_match_the_public_waits():
     """Every candidate's shanten is the public shanten of the hand after the discard; the
     candidates of the lowest shanten carry the public live count and effective tiles."""
@@ -103,6 +104,7 @@ def test_row_eval_equals_the_batch_kernel(rules):
         assert shanten_of(c, params, SSH, SMK, HSH, HMK, V, KF, U, I) == s
 
 
+@pytest.mark.slow
 def test_python_loop_equals_compiled_loop():
     plan = make_plan("tuidaohu", "efficiency,value,efficiency,value", 6, 21)
     idx = np.arange(len(plan.jobs))
@@ -133,6 +135,7 @@ def test_python_policy_plays():
     assert (ev.player[own] == 0).any()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["keep", "restart"])
 def test_external_bot_plays_a_full_deal(mode):
     cmd = [sys.executable, str(BOT)] + (["--restart"] if mode == "restart" else [])

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import REPO
 from mjfast.kernels import _cache
 
@@ -50,6 +52,7 @@ def _run(site: Path, home: Path, *args, **extra) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_install_time_cache_is_loaded_by_a_copy_elsewhere(tmp_path):
     build = _copy(tmp_path / "build")
     made = _run(build, tmp_path / "h0")
@@ -69,6 +72,7 @@ def test_install_time_cache_is_loaded_by_a_copy_elsewhere(tmp_path):
     assert "generate_range" in cold["compiled"]
 
 
+@pytest.mark.slow
 def test_an_edit_recompiles_its_dependants_and_nothing_else(tmp_path):
     site = _copy(tmp_path / "site")
     kernels = site / "mjfast" / "kernels"
@@ -142,6 +146,7 @@ f(1); g(2); f(1.5)
 """
 
 
+@pytest.mark.slow
 def test_compiling_is_announced_once_when_asked():
     def stderr(flag):
         return subprocess.run([sys.executable, "-c", ANNOUNCE, flag], capture_output=True,

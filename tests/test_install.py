@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import REPO
 from mjfast.kernels import _cache as _config
 
@@ -34,6 +36,7 @@ def _read_only_copy(tmp_path: Path) -> Path:
     return site
 
 
+@pytest.mark.slow
 def test_numba_cache_redirected_on_read_only_install(tmp_path):
     site = _read_only_copy(tmp_path)
     # Root ignores permission bits, so also make the kernels' cache folder impossible to

@@ -67,10 +67,7 @@ def _import_everything() -> list[str]:
     for mod in pkgutil.walk_packages(mjfast.__path__, "mjfast."):
         importlib.import_module(mod.name)
         names.append(mod.name)
-    try:                                            # installed from the repo's pipelines/
-        pipelines = importlib.import_module("mjfast.pipelines")
-    except ImportError:   # pragma: no cover
-        return names
+    pipelines = importlib.import_module("mjfast.pipelines")   # the repo's pipelines/
     for mod in pkgutil.walk_packages(pipelines.__path__, "mjfast.pipelines."):
         importlib.import_module(mod.name)
         names.append(mod.name)

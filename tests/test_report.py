@@ -275,6 +275,7 @@ def test_report_default_folder_is_where_run_writes_it(tmp_path):
     assert "report/" in run_help and "mjfast-out" in run_help
 
 
+@pytest.mark.slow
 def test_study_report_has_the_rule_balance_section(tmp_path):
     from mjfast.report import write_report
     S.write_study(tmp_path / "study")
@@ -316,6 +317,7 @@ _MEASURE = """(() => {
 })()"""
 
 
+@pytest.mark.slow
 def test_report_in_headless_chromium(study, tmp_path_factory):
     binary = _browser_or_skip()
     page, _ = study

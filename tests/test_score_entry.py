@@ -47,6 +47,7 @@ CASES = [("mcr", None), ("mcr", "botzone"), ("taiwan", None), ("tuidaohu", None)
          ("two_player", None)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules,variant", CASES)
 def test_compiled_callers_agree_with_score_batch(rules, variant):
     b = random_hands(N, rules, "complete", seed=5)

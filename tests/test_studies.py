@@ -12,6 +12,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import mjfast.analytics as A
+from mjfast.rules import rule_context
 from mjfast.datasets import Dataset
 
 FANS = [(63, 2), (70, 1), (49, 6), (76, 1), (69, 1), (24, 24), (54, 6)]   # (id, MCR value)
@@ -83,7 +84,7 @@ def write(path, deals, wins, games=None):
         w = [r for r in wins[v] if keep(r)]
         if w:
             ds.write("wins", _cols(w), rules="mcr", variant=v)
-    ds.write_manifest({"job": "test"})
+    ds.write_manifest({"job": "test", "rules": [rule_context("mcr", v).record() for v in deals]})
     return ds
 
 
@@ -171,7 +172,7 @@ def test_compare_unpaired_sources_never_mix(tmp_path):
     # a second simulation of min6 on other walls: unpaired with default's extra deals
     extra = [dict(r, deal_id=r["deal_id"].replace("-s0-", "-s9-")) for r in deals["min6"][:20]]
     ds.write("deals", _cols(extra), rules="mcr", variant="min6", shard="00002")
-    ds.write_manifest({"job": "t"})
+    ds.write_manifest({"job": "t", "rules": [rule_context("mcr", v).record() for v in deals]})
     df = A.compare(ds.path)
     rep = df.filter(pl.col("source") == "replay")
     assert set(rep["pairing"]) == {"all"} and set(rep["variant"]) == {"default"}

@@ -155,14 +155,10 @@ def _fan_hits(wins: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:
 def _ready_values(lf: pl.LazyFrame) -> pl.LazyFrame:
     """Per ready hand (rows with ``waits``; rules, source, variant, unit, cluster kept):
     the measures of the ready-hand metrics."""
-    from ._ev import _gains, _wait_sums
+    from ._ev import priced
     from ._highlow import classify
-    r = classify(lf).with_columns(**{k: v for k, v in _wait_sums(pl.col("waits")).items()
-                                     if k not in ("live", "waits_n")})
-    gd, gs = _gains(pl.col("rules"))
-    live = pl.col("live").cast(pl.Float64)
-    return r.with_columns(ev_d=pl.when(live > 0).then(gd / live).otherwise(None),
-                          ev_s=pl.when(live > 0).then(gs / live).otherwise(None))
+    # each variant settled with its own recorded parameters (mjfast.analytics._ev)
+    return priced(classify(lf))
 
 
 READY_COLS = ("rules", "source", "variant", "unit", "cluster", "cat_d", "cat_s", "live",

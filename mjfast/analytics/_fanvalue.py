@@ -40,14 +40,11 @@ COLS = list(KEYS) + list(S.MOMENTS) + ["not_rescored"]
 
 
 def _profile(rules: str, variant: str | None):
-    """The rule profile a partition was scored with, None when it cannot be loaded (a
-    user variant file the dataset names only)."""
-    from ..errors import MjfastError
-    from ..rules import get_profile
-    try:
-        return get_profile(rules, None if variant in (None, "", "default") else variant)
-    except (MjfastError, OSError):
-        return None
+    """The rule profile a partition was scored with: the dataset's recorded rule context
+    (never today's files); None when the data records none."""
+    from ._names import recorded
+    ctx = recorded(rules, variant)
+    return None if ctx is None else ctx.profile
 
 
 def _legal_wins(wins: pl.LazyFrame, deals: pl.LazyFrame) -> pl.LazyFrame:

@@ -18,3 +18,9 @@ from ._structure import GameStructure
 
 __all__ = ["Action", "EngineError", "ERROR_MESSAGES", "Game", "GameStructure", "STATE_SIZE", "error_message",
            "fan_table", "fold", "layout", "make_context"]
+
+# the game structure's constants the simulator's driver reads (mjfast.engine._structure)
+from ._structure import (END_ERROR, END_NAMES, G_END, GAME_LENGTH, MODE_WINDS,  # noqa: E402
+                         MODES, WINDS_CAP)
+
+__all__ += ["END_ERROR", "END_NAMES", "G_END", "GAME_LENGTH", "MODE_WINDS", "MODES", "WINDS_CAP"]

@@ -20,24 +20,29 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ..datasets import FAN, WAIT
 from ..kernels import kernel
 from ._waits import meld_counts, take_rows  # noqa: F401  (the batch helpers, one definition)
 
-# The datasets module (a layer above) defines the table types; these are the same fields,
-# built by name here and cast to the tables' types by ``mjfast.datasets.conform``.
-FAN = pa.struct([("id", pa.int16()), ("points", pa.int32()), ("count", pa.int16())])
-_WAIT_BASE = [("tile", pa.int8()), ("live", pa.int8()), ("total_discard", pa.int32()),
-              ("total_self_drawn", pa.int32()), ("legal_discard", pa.bool_()),
-              ("legal_self_drawn", pa.bool_())]
+# the table types are the datasets' (the one definition, a layer below)
+_WAIT_BASE = [(f.name, f.type) for f in WAIT if not f.name.startswith("fans_")]
 
 NOT_COMPLETE = "not a complete hand"
 
 
-def fan_points(rules: str, variant: str | None, width: int) -> np.ndarray:
-    """Points of one occurrence of each fan id (column) of ``rules`` / ``variant`` (a
-    bundled name or a ``.toml`` path), from the one rule profile."""
-    from ..rules._profile import get_profile
-    table = get_profile(rules, variant).table
+def _profile(rules: str, variant):
+    """The rule profile of ``rules`` / ``variant`` (a bundled name, a ``.toml`` path, a
+    :class:`~mjfast.rules.RuleContext`, or an in-memory profile, which passes through)."""
+    from ..rules import RuleProfile, rule_context
+    if isinstance(variant, RuleProfile):
+        return variant
+    return rule_context(rules, variant).profile
+
+
+def fan_points(rules: str, variant, width: int) -> np.ndarray:
+    """Points of one occurrence of each fan id (column) of ``rules`` / ``variant`` (see
+    :func:`_profile`), from the one rule profile."""
+    table = _profile(rules, variant).table
     return np.asarray(table.points_array(width, dtype=np.int32), dtype=np.int32)
 
 
@@ -109,13 +114,13 @@ def score_wait_lists(batch, rows: np.ndarray | None = None, variant: str | None 
     other rows); ``fans``: each wait's fan lists too. The same values as
     ``score_waits_batch`` (no ``visible``): both are :func:`mjfast.scoring._waits.wait_pairs`,
     whose fan matrices give the totals and the fan lists in one pass."""
-    from ..kernels import context_for
+    from ..kernels import context_of
     from ._waits import wait_pairs
     n = len(batch)
     rows = np.ones(n, dtype=bool) if rows is None else np.asarray(rows, dtype=bool)
     idx = np.flatnonzero(rows)
     sub = batch if idx.size == n else take_rows(batch, idx)
-    pairs = wait_pairs(sub, context_for(batch.rules, variant), None, threads)
+    pairs = wait_pairs(sub, context_of(_profile(batch.rules, variant)), None, threads)
     r, t = pairs.row, pairs.tile
     ways = []
     points = None

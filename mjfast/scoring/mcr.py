@@ -20,20 +20,20 @@ import numpy as np
 
 from ..errors import IncompleteHandError, RuleSetError, SituationError
 from ..hand import Hand, HandBatch
-from ..kernels import context_for, context_of
+from ..kernels import context_of
 from . import _settle
 from ._rows import run_batch
 from ._waits import wait_grid, wait_pairs
-from ..rules._profile import RuleProfile, get_profile
+from ..rules import RuleContext, RuleProfile, rule_context
 from ..tiles import WIND_LETTERS
 from ._params import settlement_params
 from .result import FanHit, ScoreResult
 
 
 
-@lru_cache(maxsize=None)
-def rule_table(variant: str | None = None) -> RuleProfile:
-    """The MCR table for ``variant`` (a :class:`~mjfast.rules.RuleProfile`, validated:
+def rule_table(variant: str | RuleContext | None = None) -> RuleProfile:
+    """The MCR table for ``variant`` (a name, a ``.toml`` path or a
+    :class:`~mjfast.rules.RuleContext`; a :class:`~mjfast.rules.RuleProfile`, validated:
     every key has a predicate, acyclic)."""
     return _tables(variant).profile
 
@@ -52,37 +52,32 @@ class _Tables:
         self.false_win = (int(fw[0]), int(fw[1]))
 
 
-@lru_cache(maxsize=None)
-def _tables(variant: str | RuleProfile | None) -> _Tables:
-    if isinstance(variant, RuleProfile):        # an in-memory profile (rules.without_fans)
+def _profile(variant) -> RuleProfile:
+    """The MCR profile of ``variant``: a name, a ``.toml`` path or None (normalised once by
+    :func:`mjfast.rules.rule_context`), a :class:`~mjfast.rules.RuleContext`, or an
+    in-memory :class:`~mjfast.rules.RuleProfile` (:func:`mjfast.rules.without_fans`)."""
+    if isinstance(variant, RuleProfile):
         if variant.rules != "mcr":
             raise RuleSetError(variant.rules, None, "the MCR scorer needs an MCR rule profile")
-        return _Tables(variant)
-    return _Tables(get_profile("mcr", variant))
+        return variant
+    return rule_context("mcr", variant).profile
+
+
+@lru_cache(maxsize=None)
+def _tables_of(profile: RuleProfile) -> _Tables:
+    return _Tables(profile)
+
+
+def _tables(variant) -> _Tables:
+    return _tables_of(_profile(variant))
 
 
 FAN_TABLE = rule_table(None)
 
 
-def _norm_variant(variant: str | None) -> str | None:
-    """``None`` for the official table, else the variant name (lower case) or file path
-    (a :class:`~mjfast.rules.RuleProfile` passes through)."""
-    if isinstance(variant, RuleProfile):
-        return variant
-    if variant is None or str(variant).lower() in ("", "none", "default", "official"):
-        return None
-    v = str(variant)
-    return v if v.endswith(".toml") else v.lower()
-
-
 def _context(variant):
-    """The compiled context of ``variant`` (a name, a path, None, or an in-memory
-    :class:`~mjfast.rules.RuleProfile` such as :func:`mjfast.rules.without_fans` gives)."""
-    if isinstance(variant, RuleProfile):
-        if variant.rules != "mcr":
-            raise RuleSetError(variant.rules, None, "the MCR scorer needs an MCR rule profile")
-        return context_of(variant)
-    return context_for("mcr", _norm_variant(variant))
+    """The compiled context of ``variant`` (see :func:`_profile`)."""
+    return context_of(_profile(variant))
 
 
 # ---------------------------------------------------------------------------------------
@@ -157,8 +152,8 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     contract (:func:`mjfast.scoring._params.settlement_params`; MCR uses ``base``, the 8
     every loser pays)."""
     params = settlement_params("mcr", params)
-    v = _norm_variant(variant)
-    tb = _tables(v)
+    tb = _tables(variant)
+    v = tb.profile
     if hand.winning_tile is None:
         raise IncompleteHandError(hand.describe(), None, "no winning tile: a waiting hand cannot be scored (see score_waits)")
     res = score_batch(HandBatch.from_hands([hand]), variant=v)
@@ -178,7 +173,8 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     extras: dict[str, Any] = {}
     if not s.self_drawn and s.discarder is None and legal:
         extras["discarder_assumed"] = WIND_LETTERS[(s.seat - 1) % 4]
-    return ScoreResult("mcr", total, legal, hand.flower_count, tuple(hits), settlement, extras, v)
+    return ScoreResult("mcr", total, legal, hand.flower_count, tuple(hits), settlement, extras,
+                       v.variant)
 
 
 __all__ = ["FAN_TABLE", "rule_table", "score_hand", "score_batch", "score_waits_batch", "settle_mcr"]

@@ -29,8 +29,8 @@ from ..kernels._decompose import new_scratch
 from . import _settle
 from ._rows import run_batch
 from ._waits import wait_grid, wait_pairs
-from ..rules._profile import Decision, RuleProfile, get_profile
-from ..rules._profile import check_decisions as _check_decisions  # noqa: F401
+from ..rules import Decision, RuleContext, RuleProfile, rule_context
+from ..rules import check_decisions as _check_decisions  # noqa: F401
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from ._params import settlement_params
 from .result import FanHit, ScoreResult
@@ -43,12 +43,16 @@ DECISION_MODES = ("cumulative", "replaces", "highest", "one_value", "standalone"
 # =====================================================================================
 # The table
 # =====================================================================================
-@functools.lru_cache(maxsize=16)
-def get_table(variant: str | None = None) -> RuleProfile:
+def get_table(variant: str | RuleContext | None = None) -> RuleProfile:
     """The Taiwan table (:class:`~mjfast.rules.RuleProfile`: rows, decisions, settlement
     params, kernel arrays), base or with a variant applied: a name ``X`` for
-    ``mjfast/rules/taiwan.X.toml`` or the path of a user ``.toml`` variant file."""
-    profile = get_profile(RULES, variant)
+    ``mjfast/rules/taiwan.X.toml``, the path of a user ``.toml`` variant file, or a
+    :class:`~mjfast.rules.RuleContext`."""
+    return _checked(rule_context(RULES, variant).profile)
+
+
+@functools.lru_cache(maxsize=None)
+def _checked(profile: RuleProfile) -> RuleProfile:
     missing = [k for k in _k.KEYS if k not in profile.by_key]
     if missing:
         raise RuleSetError(RULES, None, f"taiwan table lacks rows for {', '.join(missing)}")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -30,9 +29,7 @@ from ..kernels import context_of
 from . import _settle
 from ._rows import run_batch
 from ._waits import wait_grid, wait_pairs
-from ..rules._profile import RuleProfile, get_profile
-from ..rules._table import RULES_DIR, available_variants
-from ..rules.registry import get_rules
+from ..rules import RuleContext, RuleProfile, get_rules, rule_context
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from ._params import settlement_params
 from .result import FanHit, ScoreResult
@@ -50,29 +47,20 @@ _POLICIES = {"win_self_drawn_payers": ("all_others",),
              "several_rons": ("head_bump",)}
 
 
-def _variant_path(variant: str) -> Path:
-    p = Path(variant)
-    if p.suffix == ".toml":
-        if p.is_file():
-            return p
-        raise RuleSetError(variant, None, "variant file not found")
-    cand = RULES_DIR / f"tuidaohu.{variant}.toml"
-    if variant == "two_player" or not cand.is_file():
-        avail = [v for v in available_variants("tuidaohu") if v != "two_player"]
-        raise RuleSetError(variant, None,
-                           f"unknown tuidaohu variant (available: {', '.join(avail) or 'none'})")
-    return cand
-
-
-@functools.lru_cache(maxsize=32)
-def get_table(rules: str = "tuidaohu", variant: str | None = None) -> RuleProfile:
+def get_table(rules: str = "tuidaohu", variant: str | RuleContext | None = None) -> RuleProfile:
     """The loaded table of ``rules`` (``tuidaohu`` or ``two_player`` = tuidaohu.toml +
     tuidaohu.two_player.toml), with an optional user ``variant`` applied on top: a name
-    ``X`` for ``mjfast/rules/tuidaohu.X.toml`` or a path to a ``.toml`` file."""
+    ``X`` for ``mjfast/rules/tuidaohu.X.toml``, a path to a ``.toml`` file or a
+    :class:`~mjfast.rules.RuleContext`."""
     name = get_rules(rules).name
     if name not in RULE_SETS:
         raise RuleSetError(rules, None, "the tuidaohu scorer serves tuidaohu and two_player")
-    profile = get_profile(name, str(_variant_path(variant)) if variant else None)
+    return _checked(rule_context(name, variant).profile)
+
+
+@functools.lru_cache(maxsize=None)
+def _checked(profile: RuleProfile) -> RuleProfile:
+    name = profile.rules
     t = profile.table
     for k in _REQUIRED_PARAMS:
         if k not in t.params:
@@ -328,7 +316,7 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
         st["robbed_kong"] = "the robbed added kong pays nothing (it reverts to a pung)"
     settlement = st.pop("settlement")
     legal = total >= int(table.settlement.get("minimum_fan", 0))
-    return ScoreResult(table.rules, total, legal, 0, fans, settlement, st, variant)
+    return ScoreResult(table.rules, total, legal, 0, fans, settlement, st, table.variant)
 
 
 _BAD_REASONS = {

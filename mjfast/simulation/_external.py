@@ -28,7 +28,7 @@ import subprocess
 import threading
 from typing import Any
 
-from ..datasets._events import EventKind as K
+from ..datasets import EventKind as K
 from ..errors import MjfastError
 from ..notation.botzone import tile_code
 
@@ -152,7 +152,7 @@ class BotzoneBot:
     def __del__(self):  # pragma: no cover - best effort
         try:
             self.close()
-        except Exception:
+        except (OSError, ValueError):       # the process or its pipes already gone
             pass
 
     # ---- the policy interface ----------------------------------------------------------
