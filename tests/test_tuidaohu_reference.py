@@ -137,7 +137,6 @@ def random_hands_of(rules, n, seed):
     return [b.hand(i) for i in range(n)]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("rules,values", [("tuidaohu", SEED_000), ("two_player", SEED_003)])
 def test_scorer_matches_reference(rules, values):
     for h in random_hands_of(rules, 1500, 20261129 + len(rules)):

@@ -33,7 +33,7 @@ from ._context import (C_BASE, C_BONUS, C_BONUS_NONDEALER_TSUMO, C_BONUS_STREAK,
                        params_view)
 from ._complete import is_regular, maybe_complete
 from ._jit import as_array, export, external, kernel, ptr, python_function
-from ._score_rows import score_batch_rows, score_row, score_rows
+from ._score_rows import score_batch_range, score_batch_rows, score_row, score_rows
 from ._settle import (fee, settle_flower_win, settle_kong, settle_kong_gross, settle_win,
                       settle_win_gross)
 
@@ -51,7 +51,7 @@ __all__ = [
     "R_COUNTS", "R_DEALER", "R_DISCARDER", "R_EXTRA", "R_FLAGS", "R_FLOWERS", "R_LEGAL",
     "R_MELDS", "R_N_MELDS", "R_PREVALENT", "R_SEAT", "R_STREAK", "R_TABLE_DISCARDS",
     "R_TOTAL", "R_WIN",
-    "score_row", "score_rows", "score_batch_rows", "is_regular", "maybe_complete",
+    "score_row", "score_rows", "score_batch_rows", "score_batch_range", "is_regular", "maybe_complete",
     "fee", "settle_flower_win", "settle_kong", "settle_kong_gross", "settle_win",
     "settle_win_gross",
 ]

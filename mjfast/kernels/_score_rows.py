@@ -42,7 +42,7 @@ BLOCK = 64      # rows scored per symbol call in the batch loop
 
 
 @kernel(error_model="numpy")
-def _score_chunk(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
+def score_batch_range(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
                  dealer, discarder, streak, table_discards, out_fans, out_total, out_legal,
                  out_extra):
     ncols = ctx[X_NCOLS]
@@ -84,13 +84,15 @@ def score_batch_rows(ctx, counts, win, melds, n_melds, flowers, flags, seat, pre
                      dealer, discarder, streak, table_discards, out_fans, out_total,
                      out_legal, out_extra, chunk):
     """Score N hands (a :class:`~mjfast.hand.HandBatch`'s arrays in its own dtypes), chunks
-    of ``chunk`` rows in parallel: ``out_fans`` (N, n_cols) int16, ``out_total`` int32 (-1
-    = not complete), ``out_legal`` bool, ``out_extra`` int32."""
+    of ``chunk`` rows in parallel (:func:`score_batch_range` each): ``out_fans`` (N,
+    n_cols) int16, ``out_total`` int32 (-1 = not complete), ``out_legal`` bool,
+    ``out_extra`` int32. Starting the threads costs milliseconds: small batches call
+    :func:`score_batch_range` directly."""
     n = counts.shape[0]
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
         lo = ci * chunk
         hi = min(n, lo + chunk)
-        _score_chunk(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, seat,
+        score_batch_range(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, seat,
                      prevalent, dealer, discarder, streak, table_discards, out_fans,
                      out_total, out_legal, out_extra)

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import X_NCOLS, score_batch_rows
+from ..kernels import X_NCOLS, score_batch_range, score_batch_rows
 
 # the batch arrays in the dtypes HandBatch documents: one compiled version of the loop
 _DTYPES = (("counts", np.uint8), ("winning_tile", np.int8), ("melds", np.int8),
            ("n_melds", np.uint8), ("flowers", np.uint8), ("flags", np.uint16),
            ("seat", np.int8), ("prevalent", np.int8), ("dealer", np.int8),
            ("discarder", np.int8), ("streak", np.int16), ("table_discards", np.int16))
+
+
+SERIAL_BELOW = 4096     # rows: fewer are scored on the calling thread (starting the
+                        # kernel's threads costs milliseconds, about 4,000 hands' work)
 
 
 def _chunk(n: int) -> int:
@@ -31,6 +35,9 @@ def run_batch(batch, ctx: np.ndarray):
     totals = np.full(n, -1, dtype=np.int32)
     legal = np.zeros(n, dtype=np.bool_)
     extra = np.zeros(n, dtype=np.int32)
-    if n:
+    import numba
+    if n >= SERIAL_BELOW and numba.get_num_threads() > 1:
         score_batch_rows(ctx, *arrays, fans, totals, legal, extra, _chunk(n))
+    elif n:
+        score_batch_range(0, n, ctx, *arrays, fans, totals, legal, extra)
     return fans, totals, legal, extra
