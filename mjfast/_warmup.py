@@ -34,7 +34,7 @@ def _api_steps(rules: str):
     """(name, thunk) pairs: the public API on a few hands of one rule set."""
     import mjfast
     from mjfast import _generate
-    from mjfast.scoring import _arrow
+    from mjfast import scoring
 
     b = _generate.random_hands(48, rules, "complete", seed=1, threads=1)
     r = _generate.random_hands(48, rules, "ready", seed=1, threads=1)
@@ -72,7 +72,7 @@ def _api_steps(rules: str):
         ("score_batch", lambda: mjfast.score_batch(b, rules=rules)),
         ("shanten batch", lambda: mjfast.shanten(w.counts, rules=rules, forms=True)),
         ("waits batch", lambda: mjfast.waits(w.counts, rules=rules)),
-        ("wait lists", lambda: _arrow.score_wait_lists(r)),
+        ("wait lists", lambda: scoring.score_wait_lists(r)),
         ("score_table", score_table),
     ]
 

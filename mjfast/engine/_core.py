@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..datasets._events import (K_DEAL, K_DRAW, K_FLOWER, K_DISCARD, K_CHOW, K_PUNG,
+from ..datasets import (K_DEAL, K_DRAW, K_FLOWER, K_DISCARD, K_CHOW, K_PUNG,
                                 K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED,
                                 K_CLAIM_LOST, K_WIN_PASSED, K_WIN, K_EXHAUSTIVE_DRAW,
                                 K_KONG_PAYMENT, K_DEALER_CHANGE, EF_REPLACEMENT,
@@ -41,12 +41,13 @@ from ..kernels import maybe_complete as _maybe_complete
 from ..kernels import (R_COUNTS, R_DEALER, R_DISCARDER, R_FLAGS, R_FLOWERS, R_MELDS,
                        R_N_MELDS, R_PREVALENT, R_SEAT, R_STREAK, R_TABLE_DISCARDS, R_WIN,
                        ROW_SIZE)
-from ._score import (C_CHOW, C_DEAD, C_DEALER_REPEAT, C_EIGHT_FL_ID, C_FLOWERS, C_FORM_MASK,
-                     C_HAND, C_KIND_MASK, C_SEVEN_FL_ID,
-                     C_MISSED_RULE, C_MULTI_RON, C_PLAYERS, C_RULES, C_WALL_SIZE,
-                     F_FIRST_TURN, F_FOURTH_TILE, F_KONG_REPLACEMENT, F_LAST_TILE,
-                     F_ROBBING_KONG, F_SELF_DRAWN, score_hand, settle_flower_win,
-                     settle_kong_in_deal, settle_win_in_deal)
+from ..kernels import (C_CHOW, C_DEAD, C_DEALER_REPEAT, C_EIGHT_FL_ID, C_FLOWERS,
+                       C_FORM_MASK, C_HAND, C_KIND_MASK, C_MISSED_RULE, C_MULTI_RON,
+                       C_PLAYERS, C_RULES, C_SEVEN_FL_ID, C_WALL_SIZE, settle_flower_win)
+from ..hand import (FIRST_TURN as F_FIRST_TURN, FOURTH_TILE as F_FOURTH_TILE,
+                    KONG_REPLACEMENT as F_KONG_REPLACEMENT, LAST_TILE as F_LAST_TILE,
+                    ROBBING_KONG as F_ROBBING_KONG, SELF_DRAWN as F_SELF_DRAWN)
+from ._score import score_hand, settle_kong_in_deal, settle_win_in_deal
 
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..datasets._events import EventBuilder, EventFlag, EventKind, Events
+from ..datasets import EventBuilder, EventFlag, EventKind, Events
 from ..errors import InputError
 from . import layout as L
 from .compiled import apply as _apply, init_state as _init, win_value as _win_value

@@ -17,7 +17,7 @@ from .layout import (ACT_PASS, H_CHOW, H_DEALER, H_DEALER_DONE, H_DEALT, H_DRAWN
                       M_FLAGS, M_KIND, M_ORDER, M_TILE, MAX_ACTIONS, MAX_FANS, MELD_PAID,
                       PH_CLAIMED, PH_DEAL, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_REPLACE,
                       PH_ROB, RULES_TAIWAN)
-from ._score import C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN
+from ..kernels import C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN
 
 
 @kernel

@@ -10,63 +10,27 @@ caps) live in the deal state, never in the context.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
-import numpy as np
-
-from ..kernels import (C_BASE, C_BONUS, C_BONUS_NONDEALER_TSUMO, C_BONUS_STREAK, C_CHIPS,
-                       C_CHOW, C_DEAD, C_DEALER_REPEAT, C_DISCARD_ALL, C_EIGHT_FL_ID,
-                       C_EIGHT_FL_POINTS, C_FALSE_WIN, C_FAN_CAP, C_FEE_DEN, C_FEE_NUM,
-                       C_FLOWERS, C_FORM_MASK, C_HAND, C_KIND_MASK, C_KONG_ADDED,
-                       C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C_MISSED_RULE, C_MULTI_RON,
-                       C_N_FANS, C_PLAYERS, C_RULES, C_SEAT_PAY, C_SETS, C_SEVEN_FL_ID,
-                       C_SEVEN_FL_POINTS, C_UNIT, C_WALL_SIZE, R_COUNTS, R_DEALER, R_DISCARDER,
-                       R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS, R_PREVALENT, R_SEAT,
-                       R_STREAK, R_TABLE_DISCARDS, R_WIN, ROW_SIZE, context_for, fee, kernel,
-                       new_workspace, params_view, score_row, settle_flower_win,
-                       settle_kong_gross, settle_win_gross)
+from ..kernels import (C_FEE_NUM, C_PLAYERS, R_LEGAL, context_of, fee, kernel,
+                       new_workspace, params_view, score_row, settle_kong_gross,
+                       settle_win_gross)
 from .layout import H_CAP, H_CAP_ON, H_PAID, H_RECEIVED
 
-# the scorers' situation flag bits: the one definition is HandBatch's (mjfast/hand.py)
-from ..hand import FIRST_TURN as F_FIRST_TURN  # noqa: E402
-from ..hand import FOURTH_TILE as F_FOURTH_TILE  # noqa: E402
-from ..hand import KONG_REPLACEMENT as F_KONG_REPLACEMENT  # noqa: E402
-from ..hand import LAST_TILE as F_LAST_TILE  # noqa: E402
-from ..hand import ORIGINAL_READY as F_ORIGINAL_READY  # noqa: E402
-from ..hand import ROBBING_KONG as F_ROBBING_KONG  # noqa: E402
-from ..hand import SELF_DRAWN as F_SELF_DRAWN  # noqa: E402
-
-
-def _variant_of(variant):
-    """The variant key: None for the default; a name lower-cased; a file path as given."""
-    if variant is None or str(variant).lower() in ("", "none", "default", "official"):
-        return None
-    text = str(variant)
-    if text.lower().endswith(".toml") or "/" in text or "\\" in text:
-        return text                      # a path keeps its case (file systems are not)
-    return text.lower()
-
-
-def make_context(rules: str, variant: str | None = None):
-    """A fresh engine context ``(P, C, ws)`` for ``rules`` / ``variant`` (the rule set's
-    context array is built once per process and shared; the workspace is new: one context
-    per thread)."""
-    from ..rules.registry import get_rules
-    C = context_for(get_rules(rules).name, _variant_of(variant))
+def make_context(rules, variant: str | None = None):
+    """A fresh engine context ``(P, C, ws)`` for a :class:`~mjfast.rules.RuleContext`, or
+    for ``rules`` / ``variant`` resolved into one here: the rule set's context array
+    ``C`` (``mjfast.kernels.context_of``: built once per rule profile and shared), its
+    parameter block ``P`` and a new workspace (one context per thread)."""
+    from ..rules import RuleContext, rule_context
+    rc = rules if isinstance(rules, RuleContext) else rule_context(rules, variant)
+    C = context_of(rc.profile)
     return (params_view(C), C, new_workspace(C))
 
 
-def fan_table(rules: str, variant: str | None = None):
+def fan_table(rules, variant: str | None = None):
     """The loaded rule table (rows with ids, names, points) the context scores with."""
-    from ..rules import get_profile
-    from ..rules.registry import get_rules
-    return get_profile(get_rules(rules).name, _variant_of(variant)).table
-
-
-@lru_cache(maxsize=None)
-def params_of(rules: str, variant: str | None = None) -> np.ndarray:
-    """The rule parameter block (read-only) of ``rules`` / ``variant``."""
-    return make_context(rules, variant)[0]
+    from ..rules import RuleContext, rule_context
+    rc = rules if isinstance(rules, RuleContext) else rule_context(rules, variant)
+    return rc.profile.table
 
 
 def set_chips(S, chips) -> None:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules._keys import TAIWAN_KEYS
-from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
+from ..rules import TAIWAN_KEYS
+from ..rules import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
 from ._jit import export, kernel
 from ._symbols import score_taiwan
 from ._context import (R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules._keys import TUIDAOHU_KEYS
-from ..rules._profile import I_FORM_MASK, I_NCOLS
+from ..rules import TUIDAOHU_KEYS
+from ..rules import I_FORM_MASK, I_NCOLS
 from ._jit import export, kernel
 from ._symbols import score_tuidaohu
 from ._context import (C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C_PLAYERS,

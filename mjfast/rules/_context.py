@@ -212,10 +212,10 @@ class RuleContext:
         return self.profile.kernel_args()
 
     # ---- the compiled side ------------------------------------------------------------
-    # The compile-once work (issue 17) adds here the method that gives the compiled code
-    # its arrays for this context (the context array built from ``self.profile``), cached
-    # per context like ``params`` above: the layer below must not resolve (rules,
-    # variant) again.
+    # The compiled code receives this context as ONE int64 array whose layout the
+    # compiled layer owns: ``mjfast.kernels.context_of(ctx.profile)``, built once per
+    # profile (the engine's ``make_context(ctx)`` does it). The rules layer sits below the
+    # compiled one and does not build it; the profile is all the compiled side reads.
 
     # ---- what a dataset records ---------------------------------------------------------
     def manifest(self) -> dict[str, Any]:
