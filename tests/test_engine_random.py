@@ -122,7 +122,8 @@ def test_quick_completeness_never_rejects_a_complete_hand(rules):
     the generator (all forms), and agrees with the scorer on random 14-tile hands."""
     from mjfast import random_hands, score_batch
     from mjfast.engine._core import maybe_complete
-    from mjfast.engine._score import C_FORM_MASK, make_context
+    from mjfast.engine import make_context
+    from mjfast.kernels import C_FORM_MASK
     mask = int(make_context(rules)[0][C_FORM_MASK])
     b = random_hands(3000, rules, "complete", seed=3)
     counts = b.counts.astype(np.int64)

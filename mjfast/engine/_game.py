@@ -12,6 +12,7 @@ from ..errors import InputError
 from . import layout as L
 from .compiled import apply as _apply, init_state as _init, win_value as _win_value
 from .compiled import auto_step as _auto, legal_actions as _legal, resolve_claims as _resolve
+from ..kernels import C_PLAYERS, C_WALL_SIZE
 from . import _score as _S
 from ._score import fan_table, make_context
 from ._structure import GameStructure
@@ -65,7 +66,7 @@ class Game:
         self.rules = get_rules(rules).name
         self.variant = variant
         self.ctx = make_context(self.rules, variant)
-        self.players = int(self.ctx[0][_S.C_PLAYERS])
+        self.players = int(self.ctx[0][C_PLAYERS])
         self.structure = structure
         if structure is not None:
             if structure.ended:
@@ -91,7 +92,7 @@ class Game:
         # int8, the play loop's wall dtype: one compiled version of init_state
         w = np.zeros(0, dtype=np.int8) if wall is None else raw.astype(np.int8)
         if wall is not None:
-            need = 34 * self.players if self.wall_mode == L.WALL_BOTZONE else int(self.ctx[0][_S.C_WALL_SIZE])
+            need = 34 * self.players if self.wall_mode == L.WALL_BOTZONE else int(self.ctx[0][C_WALL_SIZE])
             if len(w) != need:
                 raise EngineError(f"wall of {len(w)} tiles", None,
                                   f"{self.rules} needs {need} tiles in the wall")
