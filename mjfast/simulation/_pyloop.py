@@ -1,6 +1,21 @@
-"""The Python play loop: the compiled loop's steps (:mod:`._loop`) driven from Python, for
-games with a Python policy or an external bot at some seat. Built-in seats still decide in
-compiled code (same keys and counters, so they play as in the compiled loop).
+"""Python seats of the one play loop: policies and external bots.
+
+Every deal is played by the compiled loop (:mod:`._loop`), whatever the seats. When a seat
+whose bot is a Python policy or an external process must decide, the loop stops and
+returns; :class:`PythonSeats` answers each stop and the loop is called again, resuming
+exactly where it stopped (built-in seats keep deciding in compiled code, with the same
+keys and counters as in a game without a Python seat):
+
+- ``J_DEAL_START`` (a job with a Python seat; the deal is set up, no event yet): the
+  policies' ``start_deal(game, player)``, by position; the loop is asked to stop after
+  every event when some seat of the job has ``observe``;
+- ``L_DECIDE``: ``policy(view, actions)`` for the player the loop names, the legal actions
+  being the rows the loop left in its workspace; the chosen row goes back into it;
+- ``L_EVENT``: ``observe(kind, player, tile, aux, target)`` of every policy, by position,
+  with the event row just written (so an observer sees each event in order, with the
+  state right after it, as the engine applied it);
+- ``J_DEAL_END``: the deal's :class:`~mjfast.engine.Game` keeps a copy of its final state
+  and rows; ``J_JOB_END``: the policies' ``close()``.
 
 Policy interface (documented in docs/simulation.md): a policy is a callable
 ``policy(view, actions) -> int | Action`` choosing one of the engine's legal actions
@@ -17,7 +32,10 @@ import numpy as np
 from ..datasets._events import EventKind as K
 from ..engine import Action, Game
 from ..engine import layout as EL
+from ..engine.compiled import G_DEALER, G_ENTRANT, G_PREVALENT, G_STREAK
 from ..errors import ArgumentError
+from ..kernels import C_MINIMUM
+from . import _loop as L
 
 
 @dataclass
@@ -53,91 +71,46 @@ def _policy(b):
     raise ArgumentError(repr(b), None, "a Python policy must be callable (view, actions) -> int")
 
 
-def play_jobs_python(plan, job_idx):
-    """Play ``plan``'s jobs ``job_idx`` in Python; returns :class:`ShardResult`."""
-    from . import _loop as L
-    from ._bots import BUILTIN, decide_claim, decide_turn
-    from ._rng import STREAM_BOT, make_key, make_wall
-    from ._simulate import _worker, build_tables
-    from ..engine._structure import END_ERROR, G_END, GAME_LENGTH, GameStructure
-    ctx, bc, _, base = _worker(plan.rules, plan.variant, plan.wall)
-    jobs = plan.jobs[job_idx]
-    n = int(ctx[0][1])
-    minimum = int(ctx[0][7])
-    EVs, FNs, METAs, WALLs = [], [], [], []
-    r_total = nf_total = 0
-    c = np.zeros(34, dtype=np.int64)
-    scores = np.zeros(64, dtype=np.int64)
-    fans = np.zeros(EL.MAX_FANS, dtype=np.int64)
-    for jj, j in enumerate(job_idx):
-        game, perm, nd, dealer = (int(x) for x in plan.jobs[j])
-        entrant_bots = plan.job_bots[j]
-        entrant_pols = [None if isinstance(b, str) and b in BUILTIN else _policy(b)
-                        for b in entrant_bots]
-        entrant_codes = [BUILTIN.get(b, -1) if isinstance(b, str) else -1 for b in entrant_bots]
-        gs = GameStructure(plan.rules, first_dealer=dealer, max_deals=nd,
-                           chips=plan.chips, length=GAME_LENGTH[plan.rules])
-        k = 0
-        while not gs.ended:
-            dealer, prevalent, streak = gs.dealer, gs.prevalent, gs.streak
-            ent = gs.entrants
-            pols = [entrant_pols[e] for e in ent]
-            codes = [entrant_codes[e] for e in ent]
-            wall = make_wall(plan.rules, plan.seed, game, k,
-                             flowers=False if plan.wall == "botzone" else None)
-            keys = np.array([make_key(plan.seed, game, k, STREAM_BOT, perm * 8 + q)
-                             for q in range(n)], dtype=np.uint64)
-            g = Game(plan.rules, plan.variant, wall=wall, dealer=dealer, prevalent=prevalent,
-                     streak=streak, wall_mode=plan.wall or "standard", chips=gs.caps())
-            err, sit = _play_one(g, ctx, bc, n, pols, codes, keys, minimum, c, scores, fans,
-                                 decide_turn, decide_claim)
-            ev = g.events
-            m = len(ev)
-            EV = np.zeros((m, L.EV_COLS), dtype=np.int32)
-            EV[:, L.E_KIND] = ev.kind
-            EV[:, L.E_PLAYER] = ev.player
-            EV[:, L.E_TILE] = ev.tile
-            EV[:, L.E_AUX] = ev.aux
-            EV[:, L.E_TARGET] = ev.target
-            EV[:, L.E_FLAGS] = ev.flags
-            EV[:, L.E_TOTAL] = ev.total
-            EV[:, L.E_SCORES:L.E_SCORES + n] = ev.scores
-            for row, v in sit.items():
-                EV[row, L.E_SIT] = v
-            lens = np.diff(ev.fan_offsets)
-            FN = np.zeros((int(lens.sum()), 3), dtype=np.int32)
-            FN[:, 0] = np.repeat(np.arange(m), lens) + r_total
-            FN[:, 1] = ev.fan_id
-            FN[:, 2] = ev.fan_count
-            S = g.S
-            meta = np.zeros(L.META_COLS, dtype=np.int64)
-            meta[[L.M_JOB, L.M_DEAL, L.M_DEALER, L.M_PREVALENT, L.M_STREAK, L.M_ERR]] = \
-                (jj, k, dealer, prevalent, streak, err)
-            meta[[L.M_EV0, L.M_EV1, L.M_FN0, L.M_FN1]] = (r_total, r_total + m, nf_total,
-                                                          nf_total + len(FN))
-            meta[L.M_ENDED] = S[EL.H_ENDED]
-            meta[L.M_NWINS] = S[EL.H_N_WINS]
-            tot = gs.totals
-            meta[L.M_START:L.M_START + n] = [tot[e] for e in ent]
-            meta[L.M_ENTRANT:L.M_ENTRANT + n] = ent
-            meta[L.M_SCORES:L.M_SCORES + 4] = S[EL.H_SCORES:EL.H_SCORES + 4]
-            EVs.append(EV); FNs.append(FN); METAs.append(meta); WALLs.append(np.asarray(wall, np.int8))
-            r_total += m
-            nf_total += len(FN)
-            k += 1
-            if err:
-                meta[L.M_GAME_END] = END_ERROR
-                break
-            gs.advance(int(S[EL.H_NEXT_DEALER]), int(S[EL.H_NEXT_STREAK]),
-                       S[EL.H_SCORES:EL.H_SCORES + n])
-            meta[L.M_GAME_END] = int(gs.G[G_END])
-        for p in entrant_pols:
-            if p is not None and hasattr(p, "close"):
-                p.close()
-    EV = np.concatenate(EVs) if EVs else np.zeros((0, L.EV_COLS), np.int32)
-    FN = np.concatenate(FNs) if FNs else np.zeros((0, 3), np.int32)
-    return build_tables(plan, job_idx, EV, FN, np.array(METAs).reshape(-1, L.META_COLS),
-                        np.array(WALLs).reshape(len(WALLs), -1))
+class _LoopGame(Game):
+    """The :class:`~mjfast.engine.Game` a policy sees during a deal: its state ``S`` is
+    the loop's (live), its ``events`` the rows the loop wrote so far. At the deal's end
+    it keeps copies of both (:meth:`detach`)."""
+
+    def attach(self, S, EV, r0: int, W) -> None:
+        self.S = S
+        self._ev, self._r0, self._W = EV, r0, W
+        self._n = None                   # rows: live (W[LS_R]) until detached
+        self._synced = 0
+        self._wins = 0
+
+    def detach(self) -> None:
+        n = int(self._W[L.LS_R])
+        self.S = self.S.copy()
+        self._ev = self._ev[self._r0:self._r0 + n].copy()
+        self._r0, self._n, self._W = 0, n, None
+
+    def _sync(self) -> None:
+        """Add the rows the loop wrote since the last call to the event builder."""
+        n = int(self._W[L.LS_R]) if self._n is None else self._n
+        for i in range(self._synced, n):
+            row = self._ev[self._r0 + i]
+            kind = int(row[L.E_KIND])
+            scores = fans = None
+            if kind == K.WIN:
+                w = EL.WINS + self._wins * EL.WIN_FIELDS
+                self._wins += 1
+                fans = self._fan_list(self.S[w + EL.W_FANS: w + EL.W_FANS + EL.MAX_FANS])
+            if kind in (K.WIN, K.KONG_PAYMENT):
+                scores = [int(x) for x in row[L.E_SCORES:L.E_SCORES + self.players]]
+            self.builder.add(kind, int(row[L.E_PLAYER]), int(row[L.E_TILE]),
+                             int(row[L.E_AUX]), int(row[L.E_TARGET]), int(row[L.E_FLAGS]),
+                             int(row[L.E_TOTAL]), scores, fans)
+        self._synced = n
+
+    @property
+    def events(self):
+        self._sync()
+        return self.builder.build()
 
 
 def _choose(pol, g, p, acts):
@@ -153,99 +126,120 @@ def _choose(pol, g, p, acts):
     return i
 
 
-def _play_one(g, ctx, bc, n, pols, codes, keys, minimum, c, scores, fans, decide_turn,
-              decide_claim):
-    """One deal on ``g``; returns (error code, {event row: situation flags of a win})."""
-    from ..engine.compiled import auto_step, situation_flags
-    S = g.S
-    sit: dict[int, int] = {}
-    ctr = [0] * n
-    for p, pol in enumerate(pols):
-        if pol is not None and hasattr(pol, "start_deal"):
-            pol.start_deal(g, p)
-    step = np.zeros(6, dtype=np.int64)
-    waits = np.full(4, -1, dtype=np.int64)
-    arr = np.zeros((EL.MAX_ACTIONS, 4), dtype=np.int64)
+class _CompiledSeat:
+    """A built-in bot answering through the Python path (``PythonSeats(every_seat=True)``,
+    a check of the loop's stops): the compiled choice, with the loop's keys and counters."""
 
-    def apply(kind, p, tile, aux, target, flags=0):
-        seq = g.apply(kind, p, tile, aux, target, flags)
-        row = g.builder._rows[-1]
-        for pol in pols:
-            if pol is not None and hasattr(pol, "observe"):
-                pol.observe(int(row[2]), int(row[3]), int(row[4]), int(row[5]), int(row[6]))
-        return seq
+    def __init__(self, code: int):
+        self.code = code
 
-    def decide(p, acts, claim):
-        if pols[p] is not None:
-            return _choose(pols[p], g, p, acts)
-        for i, a in enumerate(acts):
-            arr[i] = tuple(a)
-        if claim:
-            i = decide_claim(S, ctx, bc, p, arr, len(acts), codes[p], keys[p], ctr[p], c)
+
+class PythonSeats:
+    """Answers the play loop's stops for the Python seats of ``plan``'s jobs ``jobs``
+    (``plan.jobs[job_idx]``). ``every_seat``: the built-in seats too are asked through
+    the stops, and the loop stops after every event (the loop then returns at each
+    decision and event; the tables must be the same)."""
+
+    def __init__(self, plan, job_idx, every_seat: bool = False):
+        from ._bots import BUILTIN
+        self.plan, self.job_idx, self.every_seat = plan, job_idx, every_seat
+        self.builtin = BUILTIN
+        self.job = -1
+        self.entrant_pols: list = []
+        self.pols: list = []
+        self.game: _LoopGame | None = None
+
+    def codes(self) -> np.ndarray:
+        """Bot codes by job and entrant for :func:`~._loop.play_jobs`."""
+        from ._bots import BOT_PYTHON
+        rows = []
+        for j in self.job_idx:
+            bots = self.plan.job_bots[j]
+            row = [BOT_PYTHON if self.every_seat or not isinstance(b, str) or b not in self.builtin
+                   else self.builtin[b] for b in bots]
+            rows.append(row + [0] * (4 - len(row)))
+        return np.array(rows, dtype=np.int64).reshape(-1, 4)
+
+    def __call__(self, status: int, S, W, EV, wall, ctx, bc) -> None:
+        if status == L.L_EVENT:
+            self._event(W, EV)
+        elif status == L.L_DECIDE:
+            self._decide(S, W, ctx, bc)
+        elif status == L.J_DEAL_START:
+            self._deal_start(S, W, EV, wall)
+        elif status == L.J_DEAL_END:
+            self.game.detach()
+        elif status == L.J_JOB_END:
+            for p in self.entrant_pols:
+                if p is not None and hasattr(p, "close"):
+                    p.close()
         else:
-            # argument types as in the compiled loop (no second specialisation)
-            i = decide_turn(S, ctx, bc, np.int32(p), arr, len(acts), codes[p], keys[p], ctr[p],
-                            minimum, c, scores, fans, waits)
-        ctr[p] += 1
-        return int(i)
+            raise RuntimeError(f"the play loop stopped with status {status}")
 
-    claims_done = False
-    for _ in range(100_000):
-        phase = int(S[EL.H_PHASE])
-        if phase in (EL.PH_DISCARDED, EL.PH_ROB) and not claims_done:
-            d, t = int(S[EL.H_LAST_PLAYER]), int(S[EL.H_LAST_TILE])
-            acts = {q: g.legal_actions(q) for q in range(n) if q != d}
-            choice, kinds = {}, [-1] * 4
-            for q, a in acts.items():
-                if a:
-                    i = decide(q, a, True)
-                    if pols[q] is None:
-                        pass
-                    choice[q] = i
-                    kinds[q] = a[i].kind
-            for q, a in acts.items():
-                if a and kinds[q] != K.WIN and any(x.kind == K.WIN for x in a):
-                    apply(K.WIN_PASSED, q, t, -1, d)
-            claims_done = True
-            if any(k >= 0 for k in kinds):
-                winners = g.resolve_claims(kinds)
-                if winners:
-                    flags = {q: int(situation_flags(S, q, t, False, phase == EL.PH_ROB))
-                             for q in winners if kinds[q] == K.WIN}
-                    for k in range(1, n):
-                        q = (d + k) % n
-                        if q in winners:
-                            a = acts[q][choice[q]]
-                            seq = apply(a.kind, q, a.tile, a.aux, d)
-                            if q in flags:
-                                sit[seq] = flags[q]
-                    for k in range(1, n):
-                        q = (d + k) % n
-                        if kinds[q] >= 0 and q not in winners:
-                            a = acts[q][choice[q]]
-                            lt = a.aux + 1 if a.kind == K.CHOW else t
-                            apply(K.CLAIM_LOST, q, lt, a.kind, d)
-                    claims_done = False
-                    continue
-        if auto_step(S, ctx, step):
-            kind, p, tile, aux, target, flags = (int(x) for x in step)
-            apply(kind, p, tile, aux, target, flags)
-            claims_done = False
-            continue
-        if phase == EL.PH_ENDED:
-            return 0, sit
-        if phase in (EL.PH_DRAWN, EL.PH_CLAIMED):
-            p = int(S[EL.H_TURN])
-            acts = g.legal_actions(p)
-            if not acts:
-                return 101, sit
-            i = decide(p, acts, False)
-            a = acts[i]
-            fl = int(situation_flags(S, p, a.tile, True, False)) if a.kind == K.WIN else None
-            seq = apply(a.kind, p, a.tile, a.aux, a.target)
-            if fl is not None:
-                sit[seq] = fl
-            claims_done = False
-            continue
-        return 101, sit
-    return 100, sit
+    def _deal_start(self, S, W, EV, wall) -> None:
+        plan = self.plan
+        j = int(W[L.JS_J])
+        if j != self.job:
+            self.job = j
+            bots = plan.job_bots[self.job_idx[j]]
+            self.entrant_pols = [
+                (_CompiledSeat(self.builtin[b]) if self.every_seat else None)
+                if isinstance(b, str) and b in self.builtin else _policy(b) for b in bots]
+        G = W[L.W_G:]
+        n = len(self.entrant_pols)
+        self.pols = [self.entrant_pols[int(G[G_ENTRANT + p])] for p in range(n)]
+        g = _LoopGame(plan.rules, plan.variant, dealer=int(G[G_DEALER]),
+                      prevalent=int(G[G_PREVALENT]), streak=int(G[G_STREAK]),
+                      wall_mode=plan.wall or "standard")
+        g.attach(S, EV, int(W[L.JS_R]), W)
+        self.game = g
+        for p, pol in enumerate(self.pols):
+            if pol is not None and hasattr(pol, "start_deal"):
+                pol.start_deal(g, p)
+        W[L.LS_OBSERVE] = int(self.every_seat or any(
+            pol is not None and hasattr(pol, "observe") for pol in self.pols))
+
+    def _event(self, W, EV) -> None:
+        row = EV[int(W[L.JS_R]) + int(W[L.LS_R]) - 1]
+        kind, player, tile, aux, target = (int(x) for x in row[L.E_KIND:L.E_TARGET + 1])
+        for pol in self.pols:
+            if pol is not None and hasattr(pol, "observe"):
+                pol.observe(kind, player, tile, aux, target)
+
+    def _decide(self, S, W, ctx, bc) -> None:
+        p = int(W[L.LS_WHO])
+        claim = int(W[L.LS_STAGE]) == L.ST_ASK
+        if claim:
+            rows = L.qacts_view(W)[p, :int(W[L.LS_NQ + p])]
+        else:
+            rows = L.acts_view(W)[:int(W[L.LS_M])]
+        pol = self.pols[p]
+        if isinstance(pol, _CompiledSeat):
+            W[L.LS_ANSWER] = self._compiled_choice(pol, S, W, ctx, bc, p, claim, rows)
+            return
+        acts = [Action(*(int(x) for x in a)) for a in rows]
+        W[L.LS_ANSWER] = _choose(pol, self.game, p, acts)
+
+    def _compiled_choice(self, pol, S, W, ctx, bc, p, claim, rows) -> int:
+        from ._bots import decide_claim, decide_turn
+        from ._rng import STREAM_BOT, make_key
+        game, perm = (int(x) for x in self.plan.jobs[self.job_idx[int(W[L.JS_J])], :2])
+        key = np.uint64(make_key(np.uint64(self.plan.seed), game, int(W[L.JS_K]), STREAM_BOT,
+                                 perm * 8 + p))
+        ctr = int(W[L.LS_CTR + p])
+        c = np.zeros(34, dtype=np.int64)
+        if claim:
+            return int(decide_claim(S, ctx, bc, p, L.qacts_view(W)[p], len(rows), pol.code,
+                                    key, ctr, c))
+        waits = W[L.LS_WAITS:L.LS_WAITS + 4]
+        return int(decide_turn(S, ctx, bc, p, L.acts_view(W), len(rows), pol.code, key, ctr,
+                               int(ctx[0][C_MINIMUM]), c, np.zeros(64, dtype=np.int64),
+                               np.zeros(EL.MAX_FANS, dtype=np.int64), waits))
+
+
+def play_jobs_python(plan, job_idx):
+    """``plan``'s jobs ``job_idx`` with every decision and every event handed to Python
+    (built-in seats answering by their compiled choice): the same tables as
+    ``play_shard`` (a check that the loop resumes exactly where it stopped)."""
+    from ._simulate import play_shard
+    return play_shard(plan, job_idx, every_seat_in_python=True)

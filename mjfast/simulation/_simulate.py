@@ -159,19 +159,23 @@ class ShardResult:
     errors: list[dict]
 
 
-def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
-    """Play the jobs ``job_idx`` of ``plan`` (compiled bots in the compiled loop; seats
-    with Python policies or external bots in the Python loop) and build the tables."""
+def play_shard(plan: Plan, job_idx: np.ndarray, every_seat_in_python: bool = False) -> ShardResult:
+    """Play the jobs ``job_idx`` of ``plan`` in the compiled loop and build the tables.
+    Built-in seats decide in compiled code; the loop stops for a seat with a Python policy
+    or an external bot, :class:`~._pyloop.PythonSeats` answers and the loop resumes (a
+    shard without such a seat is played in one call). ``every_seat_in_python``: every
+    decision and event goes through the Python side (a check of the stops)."""
     from . import _loop as L
     from ..engine.layout import WALL_BOTZONE, WALL_STANDARD
     ctx, bc, S, base = _worker(plan.rules, plan.variant, plan.wall)
     jobs = plan.jobs[job_idx]
     codes = np.array([[_bot_code(b) for b in plan.job_bots[j]] + [0] * (4 - len(plan.job_bots[j]))
                       for j in job_idx], dtype=np.int64).reshape(-1, 4)
-    python_jobs = (codes < 0).any(axis=1)
-    if python_jobs.any():
-        from ._pyloop import play_jobs_python
-        return play_jobs_python(plan, job_idx)
+    seats = None
+    if every_seat_in_python or (codes < 0).any():
+        from ._pyloop import PythonSeats
+        seats = PythonSeats(plan, job_idx, every_seat_in_python)
+        codes = seats.codes()
     total_deals = int(jobs[:, 2].sum())
     wall_mode = WALL_BOTZONE if plan.wall == "botzone" else WALL_STANDARD
     minimum = int(ctx[0][C_MINIMUM])
@@ -180,15 +184,23 @@ def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
     FN = np.zeros((min(cap_d, 256) * 160 + 160, 3), dtype=np.int32)
     META = np.zeros((cap_d, L.META_COLS), dtype=np.int64)
     WALLS = np.zeros((cap_d, len(base)), dtype=np.int8)
-    j, dd, r, nf = 0, 0, 0, 0
-    while j < len(jobs):
-        j, dd, r, nf = L.play_jobs(S, ctx, bc, base, np.uint64(plan.seed), jobs, codes,
-                                   wall_mode, MODES[plan.rules], GAME_LENGTH[plan.rules],
-                                   plan.chips, minimum, j, EV, FN, META, WALLS, r, nf, dd)
-        j, dd, r, nf = int(j), int(dd), int(r), int(nf)
-        if j < len(jobs):
+    W = L.new_workspace()
+    wall = np.empty(len(base), dtype=np.int8)
+    seed = np.uint64(plan.seed)
+    mode, length = MODES[plan.rules], GAME_LENGTH[plan.rules]
+    while True:
+        st = int(L.play_jobs(S, ctx, bc, base, seed, jobs, codes, wall_mode, mode, length,
+                             plan.chips, minimum, EV, FN, META, WALLS, W, wall))
+        if st == L.J_DONE:
+            break
+        if st == L.J_FULL:
             EV = np.concatenate((EV, np.zeros_like(EV)))
             FN = np.concatenate((FN, np.zeros_like(FN)))
+            continue
+        if seats is None:
+            raise RuntimeError(f"the play loop stopped with status {st} in a game without a Python seat")
+        seats(st, S, W, EV, wall, ctx, bc)
+    dd, r, nf = int(W[L.JS_DD]), int(W[L.JS_R]), int(W[L.JS_NF])
     return build_tables(plan, job_idx, EV[:r], FN[:nf], META[:dd], WALLS[:dd])
 
 
