@@ -8,11 +8,13 @@ Every rule of play is the engine's (``mjfast.engine``); this module only chooses
 
 **Resumable.** Everything the loop must remember between two calls lives in one int64
 workspace ``W`` (:func:`new_workspace`; slots ``LS_*`` for the deal, ``JS_*`` for the jobs,
-then the game structure, the chip caps, the seats' bot codes and the legal-action blocks).
+then the game structure, the chip caps and the seats' bot codes) and two action blocks:
+``A`` (int64[MAX_ACTIONS, 4], the turn player's legal actions) and ``Q`` (int64[4,
+MAX_ACTIONS, 4], each player's claims).
 Built-in seats decide in compiled code. When a seat whose bot code is ``BOT_PYTHON`` (a
 Python policy, an external bot) must decide, :func:`play_deal` stops with ``L_DECIDE``:
 ``W[LS_WHO]`` is the player, ``W[LS_STAGE]`` says a claim (``ST_ASK``: the actions are
-``W``'s ``qacts[who, :W[LS_NQ + who]]``) or its own turn (``ST_TURN``: ``acts[:W[LS_M]]``);
+``Q[who, :W[LS_NQ + who]]``) or its own turn (``ST_TURN``: ``A[:W[LS_M]]``);
 the caller writes the chosen row into ``W[LS_ANSWER]`` and calls again, and the loop goes on
 exactly where it stopped. With ``W[LS_OBSERVE]`` set it also stops after every event row
 (``L_EVENT``), so observers see each event with the state right after it.
@@ -74,24 +76,13 @@ AT_JOB, AT_DEAL, AT_PLAY = 0, 1, 2      # JS_AT: a new job, a new deal, inside a
 W_G = 48                                 # the game structure (G_SIZE)
 W_CAPS = W_G + G_SIZE                    # the deal's chip caps (5)
 W_BOTS = W_CAPS + 5                      # the bot code at each position (4)
-W_ACTS = 80                              # the turn player's legal actions (MAX_ACTIONS x 4)
-W_QACTS = W_ACTS + MAX_ACTIONS * 4       # each player's claims (4 x MAX_ACTIONS x 4)
-W_SIZE = W_QACTS + 4 * MAX_ACTIONS * 4
+W_SIZE = W_BOTS + 4
 
 
-def new_workspace() -> np.ndarray:
-    """A zeroed workspace: play_jobs starts at job 0."""
-    return np.zeros(W_SIZE, dtype=np.int64)
-
-
-def acts_view(W: np.ndarray) -> np.ndarray:
-    """The turn player's legal actions block of ``W`` (a view)."""
-    return W[W_ACTS:W_QACTS].reshape(MAX_ACTIONS, 4)
-
-
-def qacts_view(W: np.ndarray) -> np.ndarray:
-    """The claim blocks of ``W`` by player (a view)."""
-    return W[W_QACTS:W_SIZE].reshape(4, MAX_ACTIONS, 4)
+def new_workspace():
+    """``(W, A, Q)`` zeroed: play_jobs starts at job 0."""
+    return (np.zeros(W_SIZE, dtype=np.int64), np.zeros((MAX_ACTIONS, 4), dtype=np.int64),
+            np.zeros((4, MAX_ACTIONS, 4), dtype=np.int64))
 
 
 @kernel
@@ -142,15 +133,15 @@ def begin_deal(S, ctx, W, wall, wall_mode, dealer, prevalent, streak, seats, cap
 
 
 @kernel
-def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W):
+def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W, A, Q):
     """Play the deal set up by :func:`begin_deal` from where ``W`` says it stopped, with
     the seats' ``bots`` (codes; ``BOT_PYTHON`` seats are asked through ``L_DECIDE``).
     Returns ``(status, n_events, n_fans)`` (the deal's rows so far): 0 when the deal
     ended, an engine error code, ``L_FULL`` / ``L_STUCK`` / ``L_BOT``, or a stop to
     resume from: ``L_DECIDE``, ``L_EVENT`` (module docstring)."""
     n = S[H_PLAYERS]
-    acts = W[W_ACTS:W_QACTS].reshape((MAX_ACTIONS, 4))
-    qacts = W[W_QACTS:W_SIZE].reshape((4, MAX_ACTIONS, 4))
+    acts = A
+    qacts = Q
     choice = W[LS_CHOICE:LS_CHOICE + 4]
     kinds = W[LS_KINDS:LS_KINDS + 4]
     nq = W[LS_NQ:LS_NQ + 4]
@@ -176,6 +167,8 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W):
     maxe = EV.shape[0]
     status = -1
     while True:
+        # each pass makes one step: a stage's bookkeeping (then ``continue``), or one
+        # event chosen below and applied, recorded and announced at the end
         if stage == ST_TOP:
             if r + 8 > maxe:
                 status = L_FULL
@@ -236,114 +229,77 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W):
             j = 0
             continue
         if stage == ST_PASSED:
-            # passed-up wins (Taiwan's missed-win rule)
+            # a legal win not taken: WIN_PASSED (Taiwan's missed-win rule)
+            found = False
             while q < n:
                 if nq[q] > 0 and kinds[q] != K_WIN:
                     while j < nq[q]:
                         j += 1
                         if qacts[q, j - 1, 0] == K_WIN:
-                            err = apply(S, ctx, K_WIN_PASSED, q, t, -1, d, 0)
-                            if err != 0:
-                                status = err
-                                break
-                            nf = _record(S, EV, FN, r, nf, K_WIN_PASSED, q, t, -1, d, 0)
-                            r += 1
-                            if obs:
-                                status = L_EVENT
-                                break
-                    if status >= 0:
+                            found = True
+                            break
+                    if found:
                         break
                 q += 1
                 j = 0
-            if status >= 0:
-                break
-            claims_done = True
-            stage = ST_FORCED
-            if anyone:
-                mask = resolve_claims(S, kinds)
-                if mask != 0:
-                    for x in range(n):
-                        sit[x] = 0
-                        if (mask >> x) & 1 and kinds[x] == K_WIN:
-                            sit[x] = situation_flags(S, x, t, False, phase == PH_ROB)
-                    stage = ST_APPLY
-                    q = 1
-            continue
-        if stage == ST_APPLY:
+            if not found:
+                claims_done = True
+                stage = ST_FORCED
+                if anyone:
+                    mask = resolve_claims(S, kinds)
+                    if mask != 0:
+                        for x in range(n):
+                            sit[x] = 0
+                            if (mask >> x) & 1 and kinds[x] == K_WIN:
+                                sit[x] = situation_flags(S, x, t, False, phase == PH_ROB)
+                        stage = ST_APPLY
+                        q = 1
+                continue
+            kind, p, tile, aux, target, flags, sv = K_WIN_PASSED, q, t, -1, d, 0, 0
+        elif stage == ST_APPLY or stage == ST_LOST:
+            # the executing claims (every WIN first, in turn order from the discarder),
+            # then CLAIM_LOST for the others
+            found = False
+            x = 0
             while q < n:
                 x = (d + q) % n
                 q += 1
-                if (mask >> x) & 1:
-                    i = choice[x]
-                    kind = qacts[x, i, 0]
-                    err = apply(S, ctx, kind, x, qacts[x, i, 1], qacts[x, i, 2], d, 0)
-                    if err != 0:
-                        status = err
-                        break
-                    nf = _record(S, EV, FN, r, nf, kind, x, qacts[x, i, 1], qacts[x, i, 2],
-                                 d, 0)
-                    EV[r, E_SIT] = sit[x]
-                    r += 1
-                    if obs:
-                        status = L_EVENT
-                        break
-            if status >= 0:
-                break
-            stage = ST_LOST
-            q = 1
-            continue
-        if stage == ST_LOST:
-            while q < n:
-                x = (d + q) % n
-                q += 1
-                if kinds[x] >= 0 and not (mask >> x) & 1:
-                    lt = t
-                    if kinds[x] == K_CHOW:
-                        lt = qacts[x, choice[x], 2] + 1   # a lost chow: its middle tile
-                    err = apply(S, ctx, K_CLAIM_LOST, x, lt, kinds[x], d, 0)
-                    if err != 0:
-                        status = err
-                        break
-                    nf = _record(S, EV, FN, r, nf, K_CLAIM_LOST, x, lt, kinds[x], d, 0)
-                    r += 1
-                    if obs:
-                        status = L_EVENT
-                        break
-            if status >= 0:
-                break
-            claims_done = False
-            stage = ST_TOP
-            continue
-        if stage == ST_FORCED:
-            # ---- forced events
-            if auto_step(S, ctx, step):
-                kind = step[0]
-                p = step[1]
-                err = apply(S, ctx, kind, p, step[2], step[3], step[4], step[5])
-                if err != 0:
-                    status = err
+                if ((mask >> x) & 1) == (1 if stage == ST_APPLY else 0) and kinds[x] >= 0:
+                    found = True
                     break
-                tile = step[2]
-                flags = step[5]
-                if kind == K_DEAL:
-                    tile = S[H_DRAWN]           # the dealt tile (the engine notes it)
-                elif kind == K_DRAW:
-                    tile = S[H_DRAWN]
-                    if S[H_LAST_DRAW] == 1:
-                        flags |= EF_LAST_TILE
-                nf = _record(S, EV, FN, r, nf, kind, p, tile, step[3], step[4], flags)
-                r += 1
+            if not found:
+                q = 1
+                if stage == ST_APPLY:
+                    stage = ST_LOST
+                else:
+                    claims_done = False
+                    stage = ST_TOP
+                continue
+            i = choice[x]
+            p = x
+            target = d
+            flags = 0
+            if stage == ST_APPLY:
+                kind, tile, aux, sv = qacts[x, i, 0], qacts[x, i, 1], qacts[x, i, 2], sit[x]
+            else:
+                kind, tile, aux, sv = K_CLAIM_LOST, t, kinds[x], 0
+                if kinds[x] == K_CHOW:
+                    tile = qacts[x, i, 2] + 1     # a lost chow: its middle tile
+        elif stage == ST_FORCED:
+            if auto_step(S, ctx, step):
+                # ---- a forced event
+                kind, p, tile, aux, target, flags, sv = (step[0], step[1], step[2], step[3],
+                                                         step[4], step[5], 0)
                 claims_done = False
                 stage = ST_TOP
-                if obs:
-                    status = L_EVENT
+            else:
+                if phase == PH_ENDED:
+                    status = 0
                     break
-                continue
-            if phase == PH_ENDED:
-                status = 0
-                break
-            # ---- a player's own turn
-            if phase == PH_DRAWN or phase == PH_CLAIMED:
+                if phase != PH_DRAWN and phase != PH_CLAIMED:
+                    status = L_STUCK
+                    break
+                # ---- a player's own turn
                 p = S[H_TURN]
                 m = legal_actions(S, ctx, p, acts)
                 if m == 0:
@@ -363,29 +319,34 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W):
                                      scores, fans, waits)
                 W[LS_ANSWER] = i
                 continue
-            status = L_STUCK
-            break
-        # stage == ST_TURN: the turn player's action, chosen in compiled code or by Python
-        p = S[H_TURN]
-        W[LS_PENDING] = 0
-        i = W[LS_ANSWER]
-        ctr[p] += 1
-        if i < 0:
-            status = L_BOT
-            break
-        kind = acts[i, 0]
-        sit0 = 0
-        if kind == K_WIN:
-            sit0 = situation_flags(S, p, acts[i, 1], True, False)
-        err = apply(S, ctx, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
+        else:
+            # ---- ST_TURN: the turn player's action, chosen in compiled code or by Python
+            p = S[H_TURN]
+            W[LS_PENDING] = 0
+            i = W[LS_ANSWER]
+            ctr[p] += 1
+            if i < 0:
+                status = L_BOT
+                break
+            kind, tile, aux, target, flags, sv = acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3], 0, 0
+            if kind == K_WIN:
+                sv = situation_flags(S, p, tile, True, False)
+            claims_done = False
+            stage = ST_TOP
+        # ---- the event: validated and folded by the engine, then written
+        err = apply(S, ctx, kind, p, tile, aux, target, flags)
         if err != 0:
             status = err
             break
-        nf = _record(S, EV, FN, r, nf, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
-        EV[r, E_SIT] = sit0
+        if kind == K_DEAL:
+            tile = S[H_DRAWN]                   # the dealt tile (the engine notes it)
+        elif kind == K_DRAW:
+            tile = S[H_DRAWN]
+            if S[H_LAST_DRAW] == 1:
+                flags |= EF_LAST_TILE
+        nf = _record(S, EV, FN, r, nf, kind, p, tile, aux, target, flags)
+        EV[r, E_SIT] = sv
         r += 1
-        claims_done = False
-        stage = ST_TOP
         if obs:
             status = L_EVENT
             break
@@ -413,7 +374,7 @@ META_COLS = 25
 
 @kernel
 def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, mode, length, chips,
-              minimum, EV, FN, META, WALLS, W, wall):
+              minimum, EV, FN, META, WALLS, W, A, Q, wall):
     """Play jobs (rows ``game, permutation, max deals, first dealer``) deal after deal
     from where ``W`` says (``W[JS_J]`` the job, 0 in a new workspace), each deal's wall
     ``base`` shuffled by the key (seed, game, deal) into ``wall``, the game structure
@@ -421,7 +382,9 @@ def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, mode, length, c
     prevalent wind, streak, seating and the game's end. ``job_bots`` are bot codes by
     entrant (the game's players). Returns ``J_DONE`` when every job is played, ``J_FULL``
     before a job the buffers may not hold, or a stop to resume from (module docstring);
-    the counts are in ``W`` (``JS_DD`` deals, ``JS_R`` rows, ``JS_NF`` fan rows)."""
+    the counts are in ``W`` (``JS_DD`` deals, ``JS_R`` rows, ``JS_NF`` fan rows). ``W``,
+    ``A``, ``Q``: the workspace (:func:`new_workspace`), ``wall`` int8 scratch of
+    ``base``'s length."""
     n = ctx[0][1]
     seats = np.full(4, -1, dtype=np.int64)
     keys = np.zeros(4, dtype=np.uint64)
@@ -473,7 +436,7 @@ def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, mode, length, c
                 break
         for q in range(4):
             keys[q] = make_key(seed, game, k, STREAM_BOT, perm * 8 + q)
-        err, ne, nfe = play_deal(S, ctx, bc, bots, keys, minimum, EV[r:], FN[nf:], W)
+        err, ne, nfe = play_deal(S, ctx, bc, bots, keys, minimum, EV[r:], FN[nf:], W, A, Q)
         if err == L_DECIDE or err == L_EVENT:
             status = err
             break

@@ -160,13 +160,13 @@ class PythonSeats:
             rows.append(row + [0] * (4 - len(row)))
         return np.array(rows, dtype=np.int64).reshape(-1, 4)
 
-    def __call__(self, status: int, S, W, EV, wall, ctx, bc) -> None:
+    def __call__(self, status: int, S, W, A, Q, EV, ctx, bc) -> None:
         if status == L.L_EVENT:
             self._event(W, EV)
         elif status == L.L_DECIDE:
-            self._decide(S, W, ctx, bc)
+            self._decide(S, W, A, Q, ctx, bc)
         elif status == L.J_DEAL_START:
-            self._deal_start(S, W, EV, wall)
+            self._deal_start(S, W, EV)
         elif status == L.J_DEAL_END:
             self.game.detach()
         elif status == L.J_JOB_END:
@@ -176,7 +176,7 @@ class PythonSeats:
         else:
             raise RuntimeError(f"the play loop stopped with status {status}")
 
-    def _deal_start(self, S, W, EV, wall) -> None:
+    def _deal_start(self, S, W, EV) -> None:
         plan = self.plan
         j = int(W[L.JS_J])
         if j != self.job:
@@ -206,21 +206,21 @@ class PythonSeats:
             if pol is not None and hasattr(pol, "observe"):
                 pol.observe(kind, player, tile, aux, target)
 
-    def _decide(self, S, W, ctx, bc) -> None:
+    def _decide(self, S, W, A, Q, ctx, bc) -> None:
         p = int(W[L.LS_WHO])
         claim = int(W[L.LS_STAGE]) == L.ST_ASK
         if claim:
-            rows = L.qacts_view(W)[p, :int(W[L.LS_NQ + p])]
+            rows = Q[p, :int(W[L.LS_NQ + p])]
         else:
-            rows = L.acts_view(W)[:int(W[L.LS_M])]
+            rows = A[:int(W[L.LS_M])]
         pol = self.pols[p]
         if isinstance(pol, _CompiledSeat):
-            W[L.LS_ANSWER] = self._compiled_choice(pol, S, W, ctx, bc, p, claim, rows)
+            W[L.LS_ANSWER] = self._compiled_choice(pol, S, W, A, Q, ctx, bc, p, claim)
             return
         acts = [Action(*(int(x) for x in a)) for a in rows]
         W[L.LS_ANSWER] = _choose(pol, self.game, p, acts)
 
-    def _compiled_choice(self, pol, S, W, ctx, bc, p, claim, rows) -> int:
+    def _compiled_choice(self, pol, S, W, A, Q, ctx, bc, p, claim) -> int:
         from ._bots import decide_claim, decide_turn
         from ._rng import STREAM_BOT, make_key
         game, perm = (int(x) for x in self.plan.jobs[self.job_idx[int(W[L.JS_J])], :2])
@@ -229,10 +229,10 @@ class PythonSeats:
         ctr = int(W[L.LS_CTR + p])
         c = np.zeros(34, dtype=np.int64)
         if claim:
-            return int(decide_claim(S, ctx, bc, p, L.qacts_view(W)[p], len(rows), pol.code,
-                                    key, ctr, c))
+            return int(decide_claim(S, ctx, bc, p, Q[p], W[L.LS_NQ + p], pol.code, key, ctr,
+                                    c))
         waits = W[L.LS_WAITS:L.LS_WAITS + 4]
-        return int(decide_turn(S, ctx, bc, p, L.acts_view(W), len(rows), pol.code, key, ctr,
+        return int(decide_turn(S, ctx, bc, p, A, W[L.LS_M], pol.code, key, ctr,
                                int(ctx[0][C_MINIMUM]), c, np.zeros(64, dtype=np.int64),
                                np.zeros(EL.MAX_FANS, dtype=np.int64), waits))
 

@@ -184,13 +184,13 @@ def play_shard(plan: Plan, job_idx: np.ndarray, every_seat_in_python: bool = Fal
     FN = np.zeros((min(cap_d, 256) * 160 + 160, 3), dtype=np.int32)
     META = np.zeros((cap_d, L.META_COLS), dtype=np.int64)
     WALLS = np.zeros((cap_d, len(base)), dtype=np.int8)
-    W = L.new_workspace()
+    W, A, Q = L.new_workspace()
     wall = np.empty(len(base), dtype=np.int8)
     seed = np.uint64(plan.seed)
     mode, length = MODES[plan.rules], GAME_LENGTH[plan.rules]
     while True:
         st = int(L.play_jobs(S, ctx, bc, base, seed, jobs, codes, wall_mode, mode, length,
-                             plan.chips, minimum, EV, FN, META, WALLS, W, wall))
+                             plan.chips, minimum, EV, FN, META, WALLS, W, A, Q, wall))
         if st == L.J_DONE:
             break
         if st == L.J_FULL:
@@ -199,7 +199,7 @@ def play_shard(plan: Plan, job_idx: np.ndarray, every_seat_in_python: bool = Fal
             continue
         if seats is None:
             raise RuntimeError(f"the play loop stopped with status {st} in a game without a Python seat")
-        seats(st, S, W, EV, wall, ctx, bc)
+        seats(st, S, W, A, Q, EV, ctx, bc)
     dd, r, nf = int(W[L.JS_DD]), int(W[L.JS_R]), int(W[L.JS_NF])
     return build_tables(plan, job_idx, EV[:r], FN[:nf], META[:dd], WALLS[:dd])
 
