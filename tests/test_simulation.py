@@ -390,17 +390,125 @@ def test_a_run_without_chips_after_one_with_chips_has_no_cap():
     assert after == before
 
 
-@pytest.mark.parametrize("rules, chips", [("mcr", None), ("two_player", 12)])
+@pytest.mark.parametrize("rules, chips", [("mcr", None), ("taiwan", None), ("two_player", 12)])
 def test_python_loop_keeps_the_game_structure(rules, chips):
-    """The Python loop (Python policies' path) re-seats, caps and ends games as the
-    compiled loop does: the same tables, row for row."""
-    from mjfast.simulation._pyloop import play_jobs_python
+    """The one loop stopped at every decision and after every event (the Python policies'
+    path, every seat answered from Python: built-in seats by their compiled choice) and
+    resumed re-seats, caps and ends games as one call does: the same tables, row for row."""
+    from mjfast.simulation import _loop as L
+    from mjfast.simulation._pyloop import PythonSeats, play_jobs_python
     from mjfast.simulation._simulate import make_plan, play_shard
-    bots = "efficiency,value,efficiency,value" if rules == "mcr" else "efficiency,value"
+    bots = "efficiency,value" if rules == "two_player" else "efficiency,value,efficiency,value"
     plan = make_plan(rules, bots, 20, 5, chips=chips)
     idx = np.arange(len(plan.jobs))
-    a, b = play_shard(plan, idx), play_jobs_python(plan, idx)
+    stops = Counter()
+    answer = PythonSeats.__call__
+
+    def counted(self, status, *args):
+        stops[status] += 1
+        return answer(self, status, *args)
+    PythonSeats.__call__ = counted
+    try:
+        a, b = play_shard(plan, idx), play_jobs_python(plan, idx)
+    finally:
+        PythonSeats.__call__ = answer
     for name in ("events", "deals", "games", "wins"):
         assert a.tables[name].equals(b.tables[name]), name
     ent = a.tables["deals"]["entrants"].to_pylist()
     assert (len({tuple(e) for e in ent}) > 1) == (rules == "mcr")
+    # it did stop everywhere: after each event, at each deal's start and end, each game's end
+    ev = a.events
+    assert stops[L.L_EVENT] == len(ev.kind)
+    assert stops[L.J_DEAL_START] == stops[L.J_DEAL_END] == a.tables["deals"].num_rows
+    assert stops[L.J_JOB_END] == a.tables["games"].num_rows
+    assert stops[L.L_DECIDE] > (ev.kind == K.DISCARD).sum()        # turns and claims
+    if rules != "two_player":            # stops between the claim window's rows too
+        assert (ev.kind == K.CLAIM_LOST).any()
+
+
+def test_a_game_without_python_seat_plays_in_one_call(monkeypatch):
+    """No Python seat: the compiled loop plays the whole shard in one call. One Python seat
+    without ``observe``: it stops only for that seat's decisions (and its deals' starts and
+    ends, its games' ends), never after an event."""
+    from mjfast.simulation import _loop as L
+    statuses = []
+    play = L.play_jobs
+
+    def counted(*args):
+        st = play(*args)
+        statuses.append(int(st))
+        return st
+    monkeypatch.setattr(L, "play_jobs", counted)
+    res = simulate("tuidaohu", "efficiency,value,value,efficiency", deals=32, seed=1)
+    assert res.errors == [] and statuses == [L.J_DONE]
+    calls = []
+
+    def policy(view, actions):
+        calls.append(view.phase)
+        return len(actions) - 1
+    statuses.clear()
+    res = simulate("tuidaohu", [policy, "efficiency", "value", "efficiency"], deals=32, seed=1)
+    assert res.errors == []
+    c = Counter(statuses)
+    assert c[L.L_EVENT] == 0 and c[L.L_DECIDE] == len(calls) > 0
+    assert c[L.J_DEAL_START] == c[L.J_DEAL_END] == 32 and c[L.J_JOB_END] == 2
+    assert c[L.J_DONE] == 1 and sum(c.values()) == len(statuses)
+
+
+def test_observers_see_every_event_in_order_with_the_state_after_it():
+    """``observe`` is called after every event, in order, for every Python seat, with the
+    state right after the event; the policy's ``game`` shows the events so far and keeps
+    the deal's final state and events after the deal; ``start_deal`` once per deal,
+    ``close`` once per game."""
+    class Observer:
+        def __init__(self):
+            self.seen, self.games, self.closed = [], [], 0
+
+        def start_deal(self, game, player):
+            assert game.phase == "deal" and len(game.events) == 0
+            self.games.append(game)
+            self.seen.append([])
+
+        def observe(self, kind, player, tile, aux, target):
+            g = self.games[-1]
+            self.seen[-1].append((kind, player, tile, aux, target))
+            n = len(self.seen[-1])
+            assert int(g.S[EL.H_N_EVENTS]) == n          # the state after this event
+            ev = g.events
+            assert len(ev.kind) == n and int(ev.kind[-1]) == kind
+            if kind == K.DISCARD:
+                assert g.hand(player)["river"][-1] == tile
+
+        def close(self):
+            self.closed += 1
+
+        def __call__(self, view, actions):
+            for i, a in enumerate(actions):
+                if a.kind == K.WIN and view.phase == "drawn":    # passes wins on a discard
+                    return i
+            if view.phase in ("discarded", "rob"):
+                return 0
+            # discard the concealed tile with the fewest neighbours (a hand that gets ready)
+            hand = view.hand["concealed"]
+
+            def near(t):
+                return sum(1 for u in hand if t < 27 and u // 9 == t // 9 and 0 < abs(u - t) <= 2) \
+                    + 3 * (hand.count(t) - 1)
+            return min((near(a.tile), -a.tile, i) for i, a in enumerate(actions)
+                       if a.kind == K.DISCARD)[2]
+
+    a, b = Observer(), Observer()
+    res = simulate("taiwan", ["value", a, "efficiency", b], deals=16, seed=4)
+    assert res.errors == []
+    ev = res.events
+    assert (ev.kind == K.WIN_PASSED).any()
+    rows = [list(zip(*(x[s:e].tolist() for x in (ev.kind, ev.player, ev.tile, ev.aux,
+                                                   ev.target))))
+            for _, s, e in ev.deal_slices()]
+    n_games = res.tables["games"].num_rows
+    deals = res.tables["deals"].to_pylist()
+    for o in (a, b):
+        assert o.seen == rows and o.closed == n_games
+        for g, d, (deal, s, e) in zip(o.games, deals, ev.deal_slices()):
+            assert g.events.kind.tolist() == ev.kind[s:e].tolist()     # kept after the deal
+            assert g.result()["scores"] == d["scores"]
