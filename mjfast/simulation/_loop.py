@@ -168,7 +168,8 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W, A, Q):
     status = -1
     while True:
         # each pass makes one step: a stage's bookkeeping (then ``continue``), or one
-        # event chosen below and applied, recorded and announced at the end
+        # event chosen below and applied, recorded and announced at the end (the top
+        # of a step and the claims asked fall through to the stage they lead to)
         if stage == ST_TOP:
             if r + 8 > maxe:
                 status = L_FULL
@@ -186,7 +187,6 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W, A, Q):
                     nq[x] = 0
                 q = 0
                 stage = ST_ASK
-            continue
         if stage == ST_ASK:
             while q < n:
                 if W[LS_PENDING] != 0:           # resumed: a Python seat's answer
@@ -227,7 +227,6 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W, A, Q):
             stage = ST_PASSED
             q = 0
             j = 0
-            continue
         if stage == ST_PASSED:
             # a legal win not taken: WIN_PASSED (Taiwan's missed-win rule)
             found = False
