@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..datasets._events import EventKind as K
+from ..datasets import EventKind as K
 from ..engine import Action, Game
 from ..engine import layout as EL
 from ..engine.compiled import G_DEALER, G_ENTRANT, G_PREVALENT, G_STREAK
