@@ -68,16 +68,16 @@ def _pick(scores, k, key, ctr):
 @kernel
 def _options(S, bc, p, c):
     """Discard candidates of ``p``'s hand (complete size) into ``bc``; returns their count."""
-    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
+    params, tab, vec, ct, opt, P, FD, R, I, cand, emask = bc
     _hand(S, p, c)
-    return discard_options(c, S[VISIBLE:VISIBLE + 34], params, SSH, SMK, HSH, HMK, V, KF,
-                           U, I, cand, emask)
+    return discard_options(c, S[VISIBLE:VISIBLE + 34], params, tab, vec, ct, opt, P, FD, R,
+                           I, cand, emask)
 
 
 @kernel
 def _shanten(bc, c):
-    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
-    return shanten_of(c, params, SSH, SMK, HSH, HMK, V, KF, U, I)
+    params, tab, vec, ct, opt, P, FD, R, I, cand, emask = bc
+    return shanten_of(c, params, tab, vec, ct, opt, P, FD, R, I)
 
 
 @kernel
@@ -193,7 +193,7 @@ def claim_choice(S, bc, p, acts, n, c):
     best_i = pass_i
     best_s = s0
     best_live = -1
-    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
+    params, tab, vec, ct, opt, P, FD, R, I, cand, emask = bc
     vis = S[VISIBLE:VISIBLE + 34]
     for i in range(n):
         kind = acts[i, 0]
@@ -205,7 +205,7 @@ def claim_choice(S, bc, p, acts, n, c):
                 for x in range(lo, lo + 3):
                     if x != t:
                         c[x] -= 1
-            k = discard_options(c, vis, params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask)
+            k = discard_options(c, vis, params, tab, vec, ct, opt, P, FD, R, I, cand, emask)
             if kind == K_PUNG:
                 c[t] += 2
             else:
