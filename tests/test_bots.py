@@ -56,17 +56,17 @@ def test_discard_options_match_the_public_waits(rules):
     candidates of the lowest shanten carry the public live count and effective tiles; the
     bots' one-hand shanten is the public shanten (every meld count, special-form-heavy
     hands)."""
-    params, tab, vec, ct, opt, P, FD, R, I, cand, emask = make_bot_context(rules)
+    params, tab, vec, ct, opt, FD, R, cand, emask = make_bot_context(rules)
     tiles = np.array([k for k in get_rules(rules).kinds if k < 34])
     rng = np.random.default_rng(4)
     for row in _random_rows(rules, 150, rng):
-        assert shanten_of(row, params, tab, vec, ct, opt, P, FD, R, I) == mjfast.shanten(row, rules=rules)
+        assert shanten_of(row, params, tab, vec, ct, FD) == mjfast.shanten(row, rules=rules)
         # a complete-size hand: the row and one more tile of the rule set
         hand = row.copy()
         hand[rng.choice(np.repeat(tiles, 4 - row[tiles]))] += 1
         vis = np.zeros(34, np.int32)
         vis[tiles] = np.minimum(rng.integers(0, 3, size=len(tiles)), 4 - hand[tiles])
-        k = discard_options(hand, vis, params, tab, vec, ct, opt, P, FD, R, I, cand, emask)
+        k = discard_options(hand, vis, params, tab, vec, ct, opt, FD, R, cand, emask)
         out = cand[:k]
         assert sorted(out[:, 0]) == list(np.flatnonzero(hand))
         lo = out[:, 1].min()

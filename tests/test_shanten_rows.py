@@ -63,28 +63,33 @@ def test_modes_and_single_rows_equal_the_batch(rules):
     fm = sum(1 << f for f in rs.forms)
     two = int(len(rs.kinds) == 16)
     tab, vec, ct, opt = K.shanten_tables()
-    P, FD, R, I = K.row_scratch()
+    FD, R = K.row_scratch()
     rng = np.random.default_rng(3)
     rows = _rows(rules, 800, rng)
     forms = mjfast.shanten(rows, rules=rules, forms=True)
     w = mjfast.waits(rows, rules=rules)
-    codes = I[0:4]
     for h, c in enumerate(rows):
-        total = K.hand_codes(c, codes)
+        codes, total = K.hand_codes(c)
         m = (total - 1) // 3
-        s = K.shanten_row(codes, m, fm, rs.sets, two, tab, vec, ct, P, FD, K.MODE_EXACT)
+        s = K.shanten_row(codes, m, fm, rs.sets, two, tab, vec, ct, FD, K.MODE_EXACT)
         exact = FD.copy()
         assert s == forms["shanten"][h]
         for f in rs.forms:
-            want = forms[FORM_NAMES[f]][h]
-            assert (exact[f] - 1 if exact[f] < 60 else K.NO_FORM) == want
-        assert K.shanten_row(codes, m, fm, rs.sets, two, tab, vec, ct, P, FD, K.MODE_MIN) == s
-        assert K.shanten_row(codes, m, fm, rs.sets, two, tab, vec, ct, P, FD, K.MODE_TIES) == s
+            assert (exact[f] - 1 if exact[f] < 60 else K.NO_FORM) == forms[FORM_NAMES[f]][h]
+        assert K.shanten_row(codes, m, fm, rs.sets, two, tab, vec, ct, FD, K.MODE_MIN) == s
+        assert K.shanten_row(codes, m, fm, rs.sets, two, tab, vec, ct, FD, K.MODE_TIES) == s
         assert [f for f in range(6) if FD[f] == s + 1] == [f for f in range(6) if exact[f] == s + 1]
-        assert K.hand_shanten(c, I, fm, rs.sets, two, tab, vec, ct, P, FD) == s
-        sh, eff = K.waits_row(codes, m, fm, rs.sets, two, tab, vec, ct, opt, P, FD, R)
+        assert K.hand_shanten(c, fm, rs.sets, two, tab, vec, ct, FD) == s
+        sh, eff = K.waits_row(codes, m, fm, rs.sets, two, tab, vec, ct, opt, FD, R)
         assert sh == w.shanten[h]
         assert eff == int(sum(1 << int(t) for t in np.flatnonzero(w.mask[h])))
+        # one part replaced: the same as the hand with that part
+        parts = K.load_parts(codes, two, tab)
+        for t in np.flatnonzero(c):
+            s_ = t // 9 if t < 27 else 3
+            code = codes[s_] - 5 ** (t - 9 * s_)
+            after = K.replace_part(parts, s_, code, tab)
+            assert after == K.load_parts(K.replace_code(codes, s_, code), two, tab)
 
 
 def test_first_bad_row_in_row_order():

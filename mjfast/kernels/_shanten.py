@@ -3,8 +3,8 @@ kernels that loop over them.
 
 **The row** (one hand; every compiled caller uses these: the batch kernels below, the
 bots' discard evaluation, the simulator). A hand is four *parts* (characters, dots,
-bamboo: 9 ranks; honors: 7 kinds), each given by the base-5 code of its counts
-(``codes`` int64[4], :func:`hand_codes`). ``m`` is the number of sets the hand still
+bamboo: 9 ranks; honors: 7 kinds), each given by the base-5 code of its counts; ``codes``
+is the tuple of the four (:func:`hand_codes`). ``m`` is the number of sets the hand still
 needs: ``(n - 1) // 3`` for a waiting hand of ``n`` tiles (``n % 3 == 1``), ``(n - 2) // 3``
 for a complete-size one. The rule set enters as three integers: ``fm`` the form mask
 (``sum(1 << f)`` over its forms), ``max_sets`` its sets (4; Taiwan 5), ``two`` 1 for the
@@ -12,45 +12,48 @@ two-player tile set (characters and honors only), else 0.
 
 ::
 
-    total = hand_codes(c, codes)             # c: int64[34] counts -> codes, tile count
-    load_parts(codes, two, tab, P)           # P int64[8]: each part's class, AUX word
-    d = hand_forms(P, m, fm, max_sets, two, vec, ct, FD, mode)  # distance = shanten + 1
-    eff = hand_waits(codes, P, m, d, FD, fm, max_sets, two, tab, vec, ct, opt, R)
-    s = shanten_row(codes, m, fm, max_sets, two, tab, vec, ct, P, FD, mode)
-    s, eff = waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, P, FD, R)
-    s = hand_shanten(c, I, fm, max_sets, two, tab, vec, ct, P, FD)  # from counts
-    k = discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, P, FD, R, I,
-                        cand, emask)         # every discard of a complete-size hand
+    codes, n = hand_codes(c)                 # c: int64[34] counts
+    parts = load_parts(codes, two, tab)      # (class0..3, aux0..3): four table rows
+    d = hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, mode)  # distance = shanten + 1
+    eff = hand_waits(codes, parts, m, d, FD, fm, max_sets, two, tab, vec, ct, opt, R)
+    s = shanten_row(codes, m, fm, max_sets, two, tab, vec, ct, FD, mode)     # the two above
+    s, eff = waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
+    s = hand_shanten(c, fm, max_sets, two, tab, vec, ct, FD)                # from counts
+    k = discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, FD, R, cand, emask)
+    parts2 = replace_part(parts, s, code, tab); codes2 = replace_code(codes, s, code)
 
-``tab, vec, ct, opt`` are the tables of :mod:`._shanten_tables` (``shanten_tables()``);
-``P``, ``FD`` (int64[8]), ``R`` (int64[64]) and ``I`` (int64[8]) are scratch, one set per
-thread. ``FD[f]`` receives the distance of form ``f`` (``INF`` where the form is not open
-to the hand); ``mode`` says how exactly: :data:`MODE_EXACT` every form,
-:data:`MODE_MIN` only the minimum (a knitted permutation that cannot go below the best so
-far is skipped), :data:`MODE_TIES` the minimum and every form that reaches it (what the
-waits need). ``eff`` is a bit mask of the effective tiles (bit ``t`` = tile ``t``): the
-tiles whose draw lowers the shanten of a waiting hand.
+``tab, vec, ct, opt`` are the tables of :mod:`._shanten_tables` (:func:`shanten_tables`);
+``FD`` (int64[8]) and ``R`` (int64[64]) are scratch (:func:`row_scratch`, one per thread).
+``FD[f]`` receives the distance of form ``f`` (``INF`` where the form is not open to the
+hand) unless ``mode`` is :data:`MODE_MIN`: :data:`MODE_EXACT` every form exactly,
+:data:`MODE_MIN` only the minimum (a knitted form that cannot go below the best so far is
+skipped), :data:`MODE_TIES` the minimum and every form that reaches it (what the waits
+need). ``eff`` is a bit mask of the effective tiles (bit ``t`` = tile ``t``): the tiles
+whose draw lowers the shanten of a waiting hand.
 
 How: the regular form is the min-plus combination of the four parts' distance vectors;
-the vectors (and their combinations) fall into 329 classes, so the combination is three
+the vectors and all their combinations fall into 329 classes, so the combination is three
 lookups in the class table ``ct`` (``vec`` gives a class's distances). The waits take,
 for each part, the class of the three others and read the optimal splits from ``opt``
 (``docs/shanten.md``). Seven pairs and thirteen orphans come from the parts' AUX words
-added; the knitted forms from their knitted fields.
+added; the knitted forms from their knitted fields (skipped when a bound shows they do
+not matter). The row functions are inlined into their callers (``inline="always"``): a
+call between compiled functions passes every array field by field, which cost more than
+the row itself; the rare parts (:func:`_knitted`, :func:`_special_waits`) are calls.
 
 **The batch kernels** :func:`shanten_batch` and :func:`waits_batch` loop over the rows of
-an (N, 34) uint8 count array: each row is validated and its codes computed a few rows
-ahead of its evaluation (and its table rows prefetched), then evaluated by the row
-functions. They stop at the first invalid row (rows in order) and return ``(row,
-reason)``; ``(-1, 0)`` means every row was fine.
+an (N, 34) uint8 C-contiguous count array: each row is validated and its codes computed
+(eight counts at a time) :data:`AHEAD` rows before it is evaluated, and its table rows
+prefetched, then evaluated by the row functions. They stop at the first invalid row
+(rows in order) and return ``(row, reason)``; ``(-1, 0)`` means every row was fine.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ._jit import DISABLED, kernel
-from ._shanten_tables import (AUX_KNIT_SHIFT, AUX_ORPHAN_PAIR_SHIFT, AUX_ORPHAN_SHIFT,
-                              CLASS_DISABLED, HONOR_BASE, get_tables)
+from ._shanten_tables import (AUX_KNIT_MOST_SHIFT, AUX_KNIT_SHIFT, AUX_ORPHAN_PAIR_SHIFT,
+                              AUX_ORPHAN_SHIFT, CLASS_DISABLED, HONOR_BASE, get_tables)
 
 from ..rules.registry import (FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT, FORM_REGULAR,  # noqa: F401
                               FORM_SEVEN_PAIRS, FORM_SEVEN_PAIRS_TRIPLET,
@@ -102,6 +105,9 @@ HONOR_BITS = ((1 << 7) - 1) << 27
 ORPHAN_BITS = sum(1 << int(t) for t in ORPHANS)
 TWO_PLAYER_BITS = ((1 << 9) - 1) | (((1 << 7) - 1) << 27)
 EXPAND = np.array([[(b >> q) & 1 for q in range(8)] for b in range(256)], dtype=np.uint8)
+# six field bits -> those 9-bit fields all ones (selects the masks of an optimal split)
+SPREAD9 = np.array([sum(511 << (9 * k) for k in range(6) if (b >> k) & 1) for b in range(64)],
+                   dtype=np.int64)
 
 AHEAD = 8           # batch kernels: rows validated (and prefetched) ahead of evaluation
 RING = 16           # codes kept for the rows in between (a power of two > AHEAD)
@@ -115,16 +121,22 @@ def shanten_tables():
 
 
 def row_scratch():
-    """Scratch for the row functions (one per thread): ``(P, FD, R, I)``."""
-    return (np.zeros(8, np.int64), np.zeros(8, np.int64), np.zeros(64, np.int64),
-            np.zeros(8, np.int64))
+    """Scratch for the row functions (one set per thread): ``(FD, R)``."""
+    return np.zeros(8, np.int64), np.zeros(64, np.int64)
 
 
 # ---------------------------------------------------------------------------------
-# prefetch (a hint: no effect on results; nothing without the JIT)
+# two machine operations: a prefetch (a hint: no effect on results) and an unaligned
+# 8-byte load (the counts of eight tiles at once)
 # ---------------------------------------------------------------------------------
 def prefetch(arr, i):
     """Ask the CPU to bring row ``i`` of the 2-D array ``arr`` into the cache."""
+
+
+def load8(counts, i, off):
+    """Bytes ``off .. off + 7`` of row ``i`` of a C-contiguous (N, 34) uint8 array as one
+    little-endian int64 (byte ``off`` lowest)."""
+    return int.from_bytes(bytes(counts[i, off:off + 8]), "little")
 
 
 if not DISABLED:
@@ -159,6 +171,30 @@ if not DISABLED:
         if isinstance(arr, _types.Array):
             return lambda arr, i: _prefetch_row(arr, i)
 
+    @_intrinsic
+    def _load8_row(typingctx, arr, i, off):
+        if not (isinstance(arr, _types.Array) and arr.dtype == _types.uint8 and arr.ndim == 2
+                and arr.layout == "C"):
+            return None
+        sig = _types.int64(arr, i, off)
+
+        def codegen(context, builder, signature, args):
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            row = context.cast(builder, args[1], signature.args[1], _types.intp)
+            col = context.cast(builder, args[2], signature.args[2], _types.intp)
+            stride = _cgutils.unpack_tuple(builder, ary.strides)[0]
+            addr = builder.add(builder.ptrtoint(ary.data, _cgutils.intp_t),
+                               builder.add(builder.mul(row, stride), col))
+            ptr = builder.inttoptr(addr, _ir.IntType(64).as_pointer())
+            return builder.load(ptr, align=1)
+        return sig, codegen
+
+    @_overload(load8, inline="always")
+    def _load8_impl(counts, i, off):
+        if isinstance(counts, _types.Array):
+            return lambda counts, i, off: _load8_row(counts, i, off)
+
 
 # ---------------------------------------------------------------------------------
 # small pieces
@@ -166,14 +202,9 @@ if not DISABLED:
 @kernel(inline="always")
 def _pairs_dist(n1, n2, n3, n4):
     """Seven pairs (a held four = two pairs): fewest tiles to add."""
-    P = n2 + n3 + 2 * n4
-    A = n1 + n3
-    r = 7 - P
-    if r <= 0:
-        return 0
-    if r <= A:
-        return r
-    return A + 2 * (r - A)
+    r = max(7 - (n2 + n3 + 2 * n4), 0)      # pairs to make
+    a = n1 + n3                            # ranks one tile from a pair
+    return min(r, a) + 2 * max(r - a, 0)
 
 
 @kernel(inline="always")
@@ -228,6 +259,15 @@ def _knit_field(aux, g):
 
 
 @kernel(inline="always")
+def _fold9(x):
+    """The union of the six 9-bit fields of ``x``."""
+    x |= x >> 27
+    x |= x >> 18
+    x |= x >> 9
+    return x & 511
+
+
+@kernel(inline="always")
 def _mask_field(tab, r, k):
     """The ranks lowering field ``k`` of the part whose ``tab`` row is ``r`` (9 bits)."""
     if k < 6:
@@ -252,53 +292,101 @@ def _sets_needed(total, max_sets, hand_size):
 # ---------------------------------------------------------------------------------
 # the row
 # ---------------------------------------------------------------------------------
-@kernel
-def hand_codes(c, codes):
-    """Base-5 codes of the four parts of ``c`` (34 counts, int64) into ``codes[0..3]``;
-    returns the tile count."""
+@kernel(inline="always")
+def _part_code(c, s):
+    """Base-5 code of part ``s`` of ``c`` (34 counts) and its tile count."""
+    code = 0
     total = 0
-    for s in range(4):
-        nd = 9 if s < 3 else 7
-        code = 0
-        for i in range(nd - 1, -1, -1):
-            x = c[9 * s + i]
-            code = code * 5 + x
-            total += x
-        codes[s] = code
-    return total
+    for i in range(8 if s < 3 else 6, -1, -1):
+        x = c[9 * s + i]
+        code = code * 5 + x
+        total += x
+    return code, total
+
+
+@kernel
+def hand_codes(c):
+    """``(codes, tiles)``: the base-5 codes of the four parts of ``c`` (34 counts, int64)
+    as a tuple, and the tile count."""
+    k0, n0 = _part_code(c, 0)
+    k1, n1 = _part_code(c, 1)
+    k2, n2 = _part_code(c, 2)
+    k3, n3 = _part_code(c, 3)
+    return (k0, k1, k2, k3), n0 + n1 + n2 + n3
 
 
 @kernel(inline="always")
-def load_parts(codes, two, tab, P):
-    """``P[s]`` = the class of part ``s``, ``P[4 + s]`` its AUX word (two-player: the dots
-    and bamboo are the disabled part)."""
-    for s in range(4):
-        if two and (s == 1 or s == 2):
-            P[s] = CLASS_DISABLED
-            P[4 + s] = 0
-        else:
-            r = codes[s] + (HONOR_BASE if s == 3 else 0)
-            P[s] = tab[r, 0]
-            P[4 + s] = tab[r, 1]
+def replace_code(codes, s, code):
+    """``codes`` with part ``s``'s code replaced."""
+    return (code if s == 0 else codes[0], code if s == 1 else codes[1],
+            code if s == 2 else codes[2], code if s == 3 else codes[3])
+
+
+@kernel(inline="always")
+def load_parts(codes, two, tab):
+    """The parts of the hand whose part codes are ``codes``: the tuple ``(class0, class1,
+    class2, class3, aux0, aux1, aux2, aux3)`` (two-player: the dots and bamboo are the
+    disabled part)."""
+    k0, k1, k2, k3 = codes
+    r3 = k3 + HONOR_BASE
+    if two:
+        return (tab[k0, 0], CLASS_DISABLED, CLASS_DISABLED, tab[r3, 0],
+                tab[k0, 1], 0, 0, tab[r3, 1])
+    return (tab[k0, 0], tab[k1, 0], tab[k2, 0], tab[r3, 0],
+            tab[k0, 1], tab[k1, 1], tab[k2, 1], tab[r3, 1])
+
+
+@kernel(inline="always")
+def replace_part(parts, s, code, tab):
+    """``parts`` with part ``s`` (0..3) read at ``code`` instead (the hand after a draw or
+    a discard changes one part)."""
+    r = code + (HONOR_BASE if s == 3 else 0)
+    c = tab[r, 0]
+    a = tab[r, 1]
+    return (c if s == 0 else parts[0], c if s == 1 else parts[1], c if s == 2 else parts[2],
+            c if s == 3 else parts[3], a if s == 0 else parts[4], a if s == 1 else parts[5],
+            a if s == 2 else parts[6], a if s == 3 else parts[7])
+
+
+@kernel(inline="always")
+def _knitted_open(parts, no_melds, fm, best, mode):
+    """(honors-and-knitted, knitted straight): whether each may still matter, from a
+    bound: at most the most ranks of one knitted group per suit are knitted tiles. In
+    MODE_MIN a form that cannot go below ``best`` does not matter, in MODE_TIES one that
+    cannot reach it; in MODE_EXACT every form open to the hand matters."""
+    want_hk = no_melds and (fm & (1 << FORM_HONORS_KNITTED)) != 0
+    want_ks = (fm & (1 << FORM_KNITTED_STRAIGHT)) != 0
+    if mode != MODE_EXACT:
+        most = (((parts[4] >> AUX_KNIT_MOST_SHIFT) & 3) + ((parts[5] >> AUX_KNIT_MOST_SHIFT) & 3)
+                + ((parts[6] >> AUX_KNIT_MOST_SHIFT) & 3))
+        hon = (parts[7] >> AUX_ORPHAN_SHIFT) & 15
+        tie = 1 if mode == MODE_TIES else 0
+        want_ks = want_ks and 9 - most < best + tie
+        want_hk = want_hk and 14 - min(most + hon, 14) < best + tie
+    return want_hk, want_ks
 
 
 @kernel
-def _knitted(P, no_melds, fm, vec, FD, best, mode):
-    """The knitted forms (MCR): ``FD`` at honors-and-knitted and the knitted straight;
-    returns the new minimum. In MODE_MIN / MODE_TIES a permutation whose knitted tiles
-    alone keep it above (at or above, MODE_MIN) the best so far is skipped."""
-    hv = vec[P[3]]
+def _knitted(parts, no_melds, want_hk, want_ks, vec, FD, best, mode):
+    """The knitted forms (MCR) that may matter (:func:`_knitted_open`): returns the new
+    minimum, ``FD`` recorded but in MODE_MIN. But in MODE_EXACT a permutation whose
+    knitted tiles alone keep it above (MODE_MIN: at or above) the best so far is
+    skipped."""
+    a0, a1, a2 = parts[4], parts[5], parts[6]
+    hv = vec[parts[3]]
     h01 = _field(hv, 1)
     h10 = _field(hv, 2)
     h11 = _field(hv, 3)
     ks = INF
     kmax = 0
     for p in range(6):
-        fa = _knit_field(P[4], PERMS[p, 0])
-        fb = _knit_field(P[5], PERMS[p, 1])
-        fc = _knit_field(P[6], PERMS[p, 2])
+        fa = _knit_field(a0, PERMS[p, 0])
+        fb = _knit_field(a1, PERMS[p, 1])
+        fc = _knit_field(a2, PERMS[p, 2])
         kk = (fa & 3) + (fb & 3) + (fc & 3)
         kmax = max(kmax, kk)
+        if not want_ks:
+            continue
         if mode == MODE_MIN and 9 - kk >= min(best, ks):
             continue
         if mode == MODE_TIES and 9 - kk > min(best, ks):
@@ -317,63 +405,75 @@ def _knitted(P, no_melds, fm, vec, FD, best, mode):
             # with a called meld: the pair only
             r = min(min(a01, b01), min(c01, h01))
         ks = min(ks, 9 - kk + r)
-    if no_melds and (fm & (1 << FORM_HONORS_KNITTED)) != 0:
-        hon = (P[7] >> AUX_ORPHAN_SHIFT) & 15
-        FD[FORM_HONORS_KNITTED] = 14 - min(kmax + hon, 14)
-        best = min(best, FD[FORM_HONORS_KNITTED])
-    if (fm & (1 << FORM_KNITTED_STRAIGHT)) != 0:
-        FD[FORM_KNITTED_STRAIGHT] = ks
+    if want_hk:
+        d = 14 - min(kmax + ((parts[7] >> AUX_ORPHAN_SHIFT) & 15), 14)
+        best = min(best, d)
+        if mode != MODE_MIN:
+            FD[FORM_HONORS_KNITTED] = d
+    if want_ks:
         best = min(best, ks)
+        if mode != MODE_MIN:
+            FD[FORM_KNITTED_STRAIGHT] = ks
     return best
 
 
-@kernel
-def hand_forms(P, m, fm, max_sets, two, vec, ct, FD, mode):
-    """The distance (shanten + 1) of the hand whose parts are ``P`` (:func:`load_parts`),
-    needing ``m`` sets: the minimum over the forms of ``fm`` open to it. ``FD[f]`` gets
+@kernel(inline="always")
+def hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, mode):
+    """The distance (shanten + 1) of the hand ``parts`` (:func:`load_parts`) needing ``m``
+    sets: the minimum over the forms of ``fm`` open to it. But in MODE_MIN, ``FD[f]`` gets
     form ``f``'s distance, ``INF`` where the form is not open (called melds, not in
-    ``fm``); exact for every form in MODE_EXACT (see the module docstring)."""
-    z = ct[ct[ct[P[0], P[1]], P[2]], P[3]]
-    reg = _field(vec[z], 2 * m + 1)
-    FD[FORM_REGULAR] = reg
-    for f in range(1, N_FORMS):
-        FD[f] = INF
+    ``fm``; MODE_TIES: or it cannot reach the minimum); exact for every form in
+    MODE_EXACT (see the module docstring)."""
+    c0, c1, c2, c3, a0, a1, a2, a3 = parts
+    reg = _field(vec[ct[ct[ct[c0, c1], c2], c3]], 2 * m + 1)
+    record = mode != MODE_MIN
+    if record:
+        FD[FORM_REGULAR] = reg
+        for f in range(1, N_FORMS):
+            FD[f] = INF
     best = reg
     no_melds = m == max_sets
     if no_melds and (fm & SP_BITS) != 0:
-        sw = P[4] + P[5] + P[6] + P[7]
+        sw = a0 + a1 + a2 + a3
         n1 = sw & 63
         n2 = (sw >> 6) & 63
         n3 = (sw >> 12) & 63
         n4 = (sw >> 18) & 63
         if fm & (1 << FORM_SEVEN_PAIRS):
-            FD[FORM_SEVEN_PAIRS] = _pairs_dist(n1, n2, n3, n4)
-            best = min(best, FD[FORM_SEVEN_PAIRS])
+            d = _pairs_dist(n1, n2, n3, n4)
+            best = min(best, d)
+            if record:
+                FD[FORM_SEVEN_PAIRS] = d
         if fm & (1 << FORM_SEVEN_PAIRS_TRIPLET):
             kinds = 16 if two else 34
-            FD[FORM_SEVEN_PAIRS_TRIPLET] = _pairs_triplet_dist(kinds - n1 - n2 - n3 - n4,
-                                                               n1, n2, n3, n4)
-            best = min(best, FD[FORM_SEVEN_PAIRS_TRIPLET])
+            d = _pairs_triplet_dist(kinds - n1 - n2 - n3 - n4, n1, n2, n3, n4)
+            best = min(best, d)
+            if record:
+                FD[FORM_SEVEN_PAIRS_TRIPLET] = d
         if fm & (1 << FORM_THIRTEEN_ORPHANS):
-            orph = (sw >> AUX_ORPHAN_SHIFT) & 15
-            opair = (sw >> AUX_ORPHAN_PAIR_SHIFT) & 7
-            FD[FORM_THIRTEEN_ORPHANS] = 14 - orph - min(opair, 1)
-            best = min(best, FD[FORM_THIRTEEN_ORPHANS])
+            d = 14 - ((sw >> AUX_ORPHAN_SHIFT) & 15) - min((sw >> AUX_ORPHAN_PAIR_SHIFT) & 7, 1)
+            best = min(best, d)
+            if record:
+                FD[FORM_THIRTEEN_ORPHANS] = d
     if (fm & KN_BITS) != 0 and m >= max_sets - 1:
-        best = _knitted(P, no_melds, fm, vec, FD, best, mode)
+        want_hk, want_ks = _knitted_open(parts, no_melds, fm, best, mode)
+        if want_hk or want_ks:
+            best = _knitted(parts, no_melds, want_hk, want_ks, vec, FD, best, mode)
     return best
 
 
 @kernel
-def _special_waits(codes, P, m, best, FD, fm, max_sets, two, tab, vec, R):
+def _special_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, R):
     """Effective-tile bits of the special forms at the minimum ``best``."""
     eff = np.int64(0)
+    aux = (parts[4], parts[5], parts[6])
     sp = FD[FORM_SEVEN_PAIRS] == best
     spt = FD[FORM_SEVEN_PAIRS_TRIPLET] == best
     orp = FD[FORM_THIRTEEN_ORPHANS] == best
     hk = FD[FORM_HONORS_KNITTED] == best
     ks = FD[FORM_KNITTED_STRAIGHT] == best
-    # the tiles by count: CM[x] = bits of the tiles held x times
+    # the tiles by count: CM[x] = bits of the tiles held x times (views of R: this
+    # function runs only when a special form is at the minimum)
     CM = R[0:5]
     for x in range(5):
         CM[x] = 0
@@ -384,23 +484,23 @@ def _special_waits(codes, P, m, best, FD, fm, max_sets, two, tab, vec, R):
             v //= 5
     # ---- seven pairs (+ triplet): the count classes whose draw gains
     if sp or spt:
-        sw = P[4] + P[5] + P[6] + P[7]
-        cnt = R[8:13]
+        sw = parts[4] + parts[5] + parts[6] + parts[7]
         kinds = 16 if two else 34
         for fi in range(2):
             form = FORM_SEVEN_PAIRS if fi == 0 else FORM_SEVEN_PAIRS_TRIPLET
             if (fi == 0 and sp) or (fi == 1 and spt):
+                n = R[8:13]
                 for x in range(1, 5):
-                    cnt[x] = (sw >> (6 * (x - 1))) & 63
-                cnt[0] = kinds - cnt[1] - cnt[2] - cnt[3] - cnt[4]
+                    n[x] = (sw >> (6 * (x - 1))) & 63
+                n[0] = kinds - n[1] - n[2] - n[3] - n[4]
                 for x in range(4):
-                    if cnt[x] == 0:
+                    if n[x] == 0:
                         continue
-                    cnt[x] -= 1
-                    cnt[x + 1] += 1
-                    d = _special_pairs_dist(form, cnt[0], cnt[1], cnt[2], cnt[3], cnt[4])
-                    cnt[x] += 1
-                    cnt[x + 1] -= 1
+                    n[x] -= 1
+                    n[x + 1] += 1
+                    d = _special_pairs_dist(form, n[0], n[1], n[2], n[3], n[4])
+                    n[x] += 1
+                    n[x + 1] -= 1
                     if d < best:
                         eff |= CM[x]
     # ---- thirteen orphans: a missing orphan, or a held one when no pair yet
@@ -411,11 +511,11 @@ def _special_waits(codes, P, m, best, FD, fm, max_sets, two, tab, vec, R):
             eff |= CM[1] & ORPHAN_BITS
     # ---- honors and knitted: missing tiles of the best permutations
     if hk:
-        hon = (P[7] >> AUX_ORPHAN_SHIFT) & 15
+        hon = (parts[7] >> AUX_ORPHAN_SHIFT) & 15
         for p in range(6):
             kk = 0
             for s in range(3):
-                kk += _knit_field(P[4 + s], PERMS[p, s]) & 3
+                kk += _knit_field(aux[s], PERMS[p, s]) & 3
             if 14 - min(kk + hon, 14) == best:
                 eff |= CM[0] & (KNIT_MASKS[p] | HONOR_BITS)
     # ---- knitted straight: missing knitted tiles + the remainder's useful tiles
@@ -424,11 +524,11 @@ def _special_waits(codes, P, m, best, FD, fm, max_sets, two, tab, vec, R):
         kse = np.int64(0)
         rv = R[16:32]
         sub = R[32:36]
-        hv = vec[P[3]]
+        hv = vec[parts[3]]
         for p in range(6):
             kk = 0
             for s in range(3):
-                f = _knit_field(P[4 + s], PERMS[p, s])
+                f = _knit_field(aux[s], PERMS[p, s])
                 kk += f & 3
                 rv[4 * s + 0] = 0
                 rv[4 * s + 1] = (f >> 2) & 3
@@ -475,79 +575,68 @@ def _special_waits(codes, P, m, best, FD, fm, max_sets, two, tab, vec, R):
     return eff
 
 
-@kernel
-def hand_waits(codes, P, m, best, FD, fm, max_sets, two, tab, vec, ct, opt, R):
+@kernel(inline="always")
+def _split_tiles(opt, tab, cls, others, r, sh, width):
+    """The tiles lowering part ``cls`` (``tab`` row ``r``) in the optimal splits against
+    the other parts' class ``others`` (9 bits)."""
+    bits = (opt[cls, others] >> sh) & (width - 1)
+    return _fold9(tab[r, 2] & SPREAD9[bits & 63]) | _fold9(tab[r, 3] & SPREAD9[bits >> 6])
+
+
+@kernel(inline="always")
+def hand_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, ct, opt, R):
     """Effective-tile bits (bit ``t`` = tile ``t``) of a waiting hand (codes ``codes``,
-    parts ``P``, distance ``best`` and ``FD`` from :func:`hand_forms` in MODE_TIES or
+    ``parts``, distance ``best`` and ``FD`` from :func:`hand_forms` in MODE_TIES or
     MODE_EXACT): the regular form's tiles from the optimal splits of each part against the
     three others, then the special forms at the minimum."""
     eff = np.int64(0)
     if FD[FORM_REGULAR] == best:
-        c01 = ct[P[0], P[1]]
-        c23 = ct[P[2], P[3]]
+        c0, c1, c2, c3 = parts[0], parts[1], parts[2], parts[3]
+        c01 = ct[c0, c1]
         sh = m * (m + 1)
         width = np.int64(1) << (2 * (m + 1))
-        for s in range(4):
-            if two and (s == 1 or s == 2):
-                continue
-            if s == 0:
-                o = ct[P[1], c23]
-            elif s == 1:
-                o = ct[P[0], c23]
-            elif s == 2:
-                o = ct[c01, P[3]]
-            else:
-                o = ct[c01, P[2]]
-            bits = (opt[P[s], o] >> sh) & (width - 1)
-            r = codes[s] + (HONOR_BASE if s == 3 else 0)
-            tiles = np.int64(0)
-            k = 0
-            while bits:
-                if bits & 1:
-                    tiles |= _mask_field(tab, r, k)
-                bits >>= 1
-                k += 1
-            eff |= tiles << (9 * s)
+        eff = _split_tiles(opt, tab, c0, ct[c1, ct[c2, c3]], codes[0], sh, width)
+        eff |= _split_tiles(opt, tab, c3, ct[c01, c2], codes[3] + HONOR_BASE, sh, width) << 27
+        if not two:
+            eff |= _split_tiles(opt, tab, c1, ct[c0, ct[c2, c3]], codes[1], sh, width) << 9
+            eff |= _split_tiles(opt, tab, c2, ct[c01, c3], codes[2], sh, width) << 18
     special = False
     for f in range(1, N_FORMS):
         if FD[f] == best:
             special = True
     if special:
-        eff |= _special_waits(codes, P, m, best, FD, fm, max_sets, two, tab, vec, R)
+        eff |= _special_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, R)
     if two:
         eff &= TWO_PLAYER_BITS
     return eff
 
 
-@kernel
-def shanten_row(codes, m, fm, max_sets, two, tab, vec, ct, P, FD, mode):
+@kernel(inline="always")
+def shanten_row(codes, m, fm, max_sets, two, tab, vec, ct, FD, mode):
     """Shanten of the hand whose part codes are ``codes`` (needing ``m`` sets); ``FD`` as
     in :func:`hand_forms`."""
-    load_parts(codes, two, tab, P)
-    return hand_forms(P, m, fm, max_sets, two, vec, ct, FD, mode) - 1
+    return hand_forms(load_parts(codes, two, tab), m, fm, max_sets, two, vec, ct, FD, mode) - 1
 
 
-@kernel
-def waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, P, FD, R):
+@kernel(inline="always")
+def waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R):
     """``(shanten, effective-tile bits)`` of the waiting hand whose part codes are
     ``codes`` (needing ``m`` sets)."""
-    load_parts(codes, two, tab, P)
-    best = hand_forms(P, m, fm, max_sets, two, vec, ct, FD, MODE_TIES)
-    return best - 1, hand_waits(codes, P, m, best, FD, fm, max_sets, two, tab, vec, ct, opt, R)
+    parts = load_parts(codes, two, tab)
+    best = hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, MODE_TIES)
+    return best - 1, hand_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, ct,
+                                opt, R)
 
 
 @kernel
-def hand_shanten(c, I, fm, max_sets, two, tab, vec, ct, P, FD):
-    """Shanten of the waiting-size hand ``c`` (34 counts, int64; ``I[0:4]`` receives its
-    codes)."""
-    codes = I[0:4]
-    total = hand_codes(c, codes)
-    return shanten_row(codes, (total - 1) // 3, fm, max_sets, two, tab, vec, ct, P, FD,
-                       MODE_MIN)
+def hand_shanten(c, fm, max_sets, two, tab, vec, ct, FD):
+    """Shanten of the waiting-size hand ``c`` (34 counts, int64)."""
+    codes, total = hand_codes(c)
+    return shanten_row(codes, (total - 1) // 3, fm, max_sets, two, tab, vec, ct, FD, MODE_MIN)
 
 
 @kernel
-def discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, P, FD, R, I, cand, emask):
+def discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, FD, R, cand, emask):
     """Every distinct discard of the complete-size hand ``c`` (34 counts, int64, 3k+2
     tiles; restored on return): ``cand[i, D_TILE]`` the tile, ``cand[i, D_SHANTEN]`` the
     shanten after it; for the discards of the lowest shanten ``emask[i]`` the effective
@@ -555,24 +644,17 @@ def discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, P, FD, R, I, c
     below 0), for the others 0 and -1. Returns the number of discards.
 
     The hand's parts are loaded once; a discard changes one part, so its shanten is one
-    table row and :func:`hand_forms`."""
-    codes = I[0:4]
-    total = hand_codes(c, codes)
+    table row (:func:`replace_part`) and :func:`hand_forms`."""
+    codes, total = hand_codes(c)
     m = (total - 2) // 3            # sets the hands after a discard need
-    load_parts(codes, two, tab, P)
+    parts = load_parts(codes, two, tab)
     k = 0
     lo = 99
     for t in range(34):
         if c[t] > 0:
             s = t // 9 if t < 27 else 3
-            r = codes[s] - PW5[t - 9 * s] + (HONOR_BASE if s == 3 else 0)
-            cls = P[s]
-            aux = P[4 + s]
-            P[s] = tab[r, 0]
-            P[4 + s] = tab[r, 1]
-            d = hand_forms(P, m, fm, max_sets, two, vec, ct, FD, MODE_MIN)
-            P[s] = cls
-            P[4 + s] = aux
+            after = replace_part(parts, s, codes[s] - PW5[t - 9 * s], tab)
+            d = hand_forms(after, m, fm, max_sets, two, vec, ct, FD, MODE_MIN)
             cand[k, D_TILE] = t
             cand[k, D_SHANTEN] = d - 1
             cand[k, D_LIVE] = -1
@@ -585,9 +667,8 @@ def discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, P, FD, R, I, c
         t = cand[i, D_TILE]
         s = t // 9 if t < 27 else 3
         c[t] -= 1
-        codes[s] -= PW5[t - 9 * s]
-        sh, eff = waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, P, FD, R)
-        codes[s] += PW5[t - 9 * s]
+        after = replace_code(codes, s, codes[s] - PW5[t - 9 * s])
+        sh, eff = waits_row(after, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
         live = 0
         for w in range(34):
             if (eff >> w) & 1:
@@ -603,37 +684,61 @@ def discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, P, FD, R, I, c
 # ---------------------------------------------------------------------------------
 # batch kernels: loops over the row
 # ---------------------------------------------------------------------------------
+# eight counts in an int64, one per byte: above 4 / their sum / base-5 code
+_HIGH = -0x7F7F7F7F7F7F7F80          # 0x80 in every byte
+_TO_HIGH = 0x7B7B7B7B7B7B7B7B        # + 123: a count above 4 reaches the high bit
+_ONES = 0x0101010101010101
+
+
 @kernel(inline="always")
-def _check_row(counts, i, max_sets, hand_size, two, waiting, tab, codes):
-    """Codes of row ``i`` into ``codes[0..3]``, ``codes[4]`` = the sets it needs, its
-    table rows prefetched; returns 0 or the reason the row is invalid."""
-    total = 0
-    bad = 0
-    for s in range(4):
-        nd = 9 if s < 3 else 7
-        code = 0
-        for q in range(nd - 1, -1, -1):
-            x = np.int64(counts[i, 9 * s + q])
-            if x > 4:
-                bad = BAD_COUNT
-            code = code * 5 + x
-            total += x
-        codes[s] = code
-    if bad:
-        return bad
-    if two and (codes[1] != 0 or codes[2] != 0):
+def _code8(x):
+    """Base-5 code of the eight counts (0..4) in the bytes of ``x``, byte 0 lowest."""
+    x = (x & 0x00FF00FF00FF00FF) + ((x >> 8) & 0x00FF00FF00FF00FF) * 5
+    x = (x & 0x0000FFFF0000FFFF) + ((x >> 16) & 0x0000FFFF0000FFFF) * 25
+    return (x & 0xFFFFFFFF) + ((x >> 32) & 0xFFFFFFFF) * 625
+
+
+@kernel(inline="always")
+def _check_row(counts, i, max_sets, hand_size, two, waiting, tab, ring):
+    """Codes of row ``i`` into ``ring[i % RING, 0..3]``, ``[4]`` = the sets it needs, its
+    table rows prefetched; returns 0 or the reason the row is invalid. The counts are
+    read eight at a time (ranks 1-8 of each suit, the honors) and the ninth rank alone."""
+    slot = i & (RING - 1)
+    x0 = load8(counts, i, 0)
+    x1 = load8(counts, i, 9)
+    x2 = load8(counts, i, 18)
+    x3 = (load8(counts, i, 26) >> 8) & 0x00FFFFFFFFFFFFFF
+    e0 = np.int64(counts[i, 8])
+    e1 = np.int64(counts[i, 17])
+    e2 = np.int64(counts[i, 26])
+    if ((((x0 | (x0 + _TO_HIGH)) | (x1 | (x1 + _TO_HIGH)) | (x2 | (x2 + _TO_HIGH))
+          | (x3 | (x3 + _TO_HIGH))) & _HIGH) != 0 or e0 > 4 or e1 > 4 or e2 > 4):
+        return BAD_COUNT
+    ring[slot, 0] = _code8(x0) + e0 * PW5[8]
+    ring[slot, 1] = _code8(x1) + e1 * PW5[8]
+    ring[slot, 2] = _code8(x2) + e2 * PW5[8]
+    ring[slot, 3] = _code8(x3)
+    total = (((((x0 + x1) + (x2 + x3)) * _ONES) >> 56) & 255) + e0 + e1 + e2
+    if two and (ring[slot, 1] != 0 or ring[slot, 2] != 0):
         return BAD_TILE
     m = _sets_needed(total, max_sets, hand_size)
     if m < 0:
         return BAD_TOTAL
     if waiting and total % 3 != 1:
         return BAD_WAIT_TOTAL
-    codes[4] = m
-    prefetch(tab, codes[0])
-    prefetch(tab, codes[1])
-    prefetch(tab, codes[2])
-    prefetch(tab, codes[3] + HONOR_BASE)
+    ring[slot, 4] = m
+    prefetch(tab, ring[slot, 0])
+    prefetch(tab, ring[slot, 1])
+    prefetch(tab, ring[slot, 2])
+    prefetch(tab, ring[slot, 3] + HONOR_BASE)
     return 0
+
+
+@kernel(inline="always")
+def _from_ring(ring, h):
+    """The codes of row ``h`` (validated earlier) and the sets it needs."""
+    slot = h & (RING - 1)
+    return (ring[slot, 0], ring[slot, 1], ring[slot, 2], ring[slot, 3]), ring[slot, 4]
 
 
 @kernel
@@ -646,20 +751,17 @@ def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, tab, vec, 
     want = per_form.shape[0] == n and n > 0
     mode = MODE_EXACT if want else MODE_MIN
     ring = np.zeros((RING, 8), dtype=np.int64)
-    P = np.zeros(8, dtype=np.int64)
     FD = np.zeros(8, dtype=np.int64)
     for i in range(n + AHEAD):
         if i < n:
-            reason = _check_row(counts, i, max_sets, hand_size, two_player, False, tab,
-                                ring[i & (RING - 1)])
+            reason = _check_row(counts, i, max_sets, hand_size, two_player, False, tab, ring)
             if reason:
                 return i, reason
         h = i - AHEAD
         if h < 0:
             continue
-        codes = ring[h & (RING - 1)]
-        out[h] = shanten_row(codes, codes[4], form_mask, max_sets, two_player, tab, vec, ct,
-                             P, FD, mode)
+        codes, m = _from_ring(ring, h)
+        out[h] = shanten_row(codes, m, form_mask, max_sets, two_player, tab, vec, ct, FD, mode)
         if want:
             for f in range(N_FORMS):
                 if (form_mask >> f) & 1 and FD[f] < INF:
@@ -677,22 +779,19 @@ def waits_batch(counts, visible, form_mask, max_sets, hand_size, two_player, tab
     ``visible`` is (N, 34) or (1, 34) (broadcast). Returns (bad_row, reason)."""
     n = counts.shape[0]
     ring = np.zeros((RING, 8), dtype=np.int64)
-    P = np.zeros(8, dtype=np.int64)
     FD = np.zeros(8, dtype=np.int64)
     R = np.zeros(64, dtype=np.int64)
     vrow_step = 1 if visible.shape[0] == n else 0
     for i in range(n + AHEAD):
         if i < n:
-            reason = _check_row(counts, i, max_sets, hand_size, two_player, True, tab,
-                                ring[i & (RING - 1)])
+            reason = _check_row(counts, i, max_sets, hand_size, two_player, True, tab, ring)
             if reason:
                 return i, reason
         h = i - AHEAD
         if h < 0:
             continue
-        codes = ring[h & (RING - 1)]
-        sh, eff = waits_row(codes, codes[4], form_mask, max_sets, two_player, tab, vec, ct,
-                            opt, P, FD, R)
+        codes, m = _from_ring(ring, h)
+        sh, eff = waits_row(codes, m, form_mask, max_sets, two_player, tab, vec, ct, opt, FD, R)
         shanten_out[h] = sh
         # the mask byte by byte, the live copies of the waits
         for b in range(5):

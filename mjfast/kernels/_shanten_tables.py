@@ -39,7 +39,8 @@ Tables (what :mod:`._shanten` reads; all ``int64`` but ``ct``):
          held (terminals 1 and 9, every honor); bits 28-30 "an orphan is held twice or
          more" (0/1); bits 32 + 9g (g = 0, 1, 2: the knitted group of ranks g+1, g+4,
          g+7): 2 bits ranks of the group held, then 2 bits D[0,1], 2 bits D[1,0], 3 bits
-         D[1,1] of the suit with one copy of each held group rank removed;
+         D[1,1] of the suit with one copy of each held group rank removed; bits 59-60
+         the most ranks of one group held (a bound for the knitted forms);
          ``[2]`` masks for k = 2m + p = 0..5 (m = 0..2), 9 bits each at bit ``9k``;
          ``[3]`` masks for k = 6..11 (m = 3..5), 9 bits each at bit ``9(k - 6)``.
 ``vec``  (C,): class -> its 12 distances, 5 bits each, field ``k = 2m + p`` at bit ``5k``.
@@ -64,7 +65,7 @@ import numpy as np
 
 from ._jit import kernel
 
-TABLE_VERSION = 2
+TABLE_VERSION = 3
 MAX_SETS = 5               # Taiwan: 5 sets + a pair
 N_FIELDS = 2 * (MAX_SETS + 1)
 SUIT_DIGITS = 9
@@ -76,6 +77,7 @@ AUX_ORPHAN_SHIFT = 24
 AUX_ORPHAN_PAIR_SHIFT = 28
 AUX_KNIT_SHIFT = 32
 AUX_KNIT_BITS = 9
+AUX_KNIT_MOST_SHIFT = 59   # 2 bits: the most ranks of one knitted group held
 
 HONOR_BASE = 5 ** SUIT_DIGITS      # the honors' rows of ``tab`` start here
 N_CODES = 5 ** SUIT_DIGITS + 5 ** HONOR_DIGITS
@@ -201,6 +203,7 @@ def _generate(ndig, chows, orphan_lo, orphan_hi):
                | (np.uint64(n4) << np.uint64(18)) | (np.uint64(orph) << np.uint64(AUX_ORPHAN_SHIFT))
                | (np.uint64(opair) << np.uint64(AUX_ORPHAN_PAIR_SHIFT)))
         if chows and ndig == 9:
+            most = 0
             for g in range(3):
                 held = 0
                 sub = code
@@ -212,6 +215,8 @@ def _generate(ndig, chows, orphan_lo, orphan_hi):
                 f = (held | (int(D[sub, 1]) << 2) | (int(D[sub, 2]) << 4)
                      | (int(D[sub, 3]) << 6))
                 aux |= np.uint64(f) << np.uint64(AUX_KNIT_SHIFT + AUX_KNIT_BITS * g)
+                most = max(most, held)
+            aux |= np.uint64(most) << np.uint64(AUX_KNIT_MOST_SHIFT)
         SH[code, 1] = aux
     return SH, MK
 

@@ -4,8 +4,8 @@
 loop over) called with it.
 
 A bot context ``bc`` (:func:`make_bot_context`, one per worker) is a tuple of arrays:
-``(params int64[8], tab, vec, ct, opt, P int64[8], FD int64[8], R int64[64], I int64[8],
-cand int64[R, 4], emask int64[R])``: the rule set's parameters (``P_*`` slots), the shanten
+``(params int64[8], tab, vec, ct, opt, FD int64[8], R int64[64], cand int64[R, 4],
+emask int64[R])``: the rule set's parameters (``P_*`` slots), the shanten
 tables, the row functions' scratch, and the discard candidates. Candidate rows
 (:func:`discard_options`): ``cand[i] = (tile, shanten after, live effective copies after,
 0)``, ``emask[i]`` the bits of its effective tiles (live and bits for the candidates of
@@ -39,15 +39,15 @@ def make_bot_context(rules: str):
 
 
 @kernel(inline="always")
-def discard_options(c, vis, params, tab, vec, ct, opt, P, FD, Rs, I, cand, emask):
+def discard_options(c, vis, params, tab, vec, ct, opt, FD, Rs, cand, emask):
     """Every distinct discard of the complete-size hand ``c`` into ``cand`` / ``emask``
     (:func:`mjfast.kernels.discard_options`); returns their count."""
     return _discard_options(c, vis, params[P_FORM_MASK], params[P_SETS], params[P_TWO],
-                            tab, vec, ct, opt, P, FD, Rs, I, cand, emask)
+                            tab, vec, ct, opt, FD, Rs, cand, emask)
 
 
 @kernel(inline="always")
-def shanten_of(c, params, tab, vec, ct, opt, P, FD, Rs, I):
+def shanten_of(c, params, tab, vec, ct, FD):
     """Shanten of one waiting-size hand ``c`` (34 counts)."""
-    return hand_shanten(c, I, params[P_FORM_MASK], params[P_SETS], params[P_TWO], tab, vec,
-                        ct, P, FD)
+    return hand_shanten(c, params[P_FORM_MASK], params[P_SETS], params[P_TWO], tab, vec, ct,
+                        FD)
