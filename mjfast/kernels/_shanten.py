@@ -37,9 +37,10 @@ lookups in the class table ``ct`` (``vec`` gives a class's distances). The waits
 for each part, the class of the three others and read the optimal splits from ``opt``
 (``docs/shanten.md``). Seven pairs and thirteen orphans come from the parts' AUX words
 added; the knitted forms from their knitted fields (skipped when a bound shows they do
-not matter). The row functions are inlined into their callers (``inline="always"``): a
-call between compiled functions passes every array field by field, which cost more than
-the row itself; the rare parts (:func:`_knitted`, :func:`_special_waits`) are calls.
+not matter). The row functions are inlined into their callers (``inline="always"``): a call
+between compiled functions passes every array field by field and counts references to
+them, which cost more than the row itself; the rare part (:func:`_special_waits`) is a
+call.
 
 **The batch kernels** :func:`shanten_batch` and :func:`waits_batch` loop over the rows of
 an (N, 34) uint8 C-contiguous count array: each row is validated and its codes computed
@@ -366,17 +367,17 @@ def _knitted_open(parts, no_melds, fm, best, mode):
     return want_hk, want_ks
 
 
-@kernel
+@kernel(inline="always")
 def _knitted(parts, no_melds, want_hk, want_ks, vec, FD, best, mode):
     """The knitted forms (MCR) that may matter (:func:`_knitted_open`): returns the new
-    minimum, ``FD`` recorded but in MODE_MIN. But in MODE_EXACT a permutation whose
-    knitted tiles alone keep it above (MODE_MIN: at or above) the best so far is
-    skipped."""
+    minimum, ``FD`` recorded but in MODE_MIN. Every permutation in MODE_EXACT (no data
+    dependent branches); otherwise only those whose knitted tiles leave them a chance."""
     a0, a1, a2 = parts[4], parts[5], parts[6]
     hv = vec[parts[3]]
     h01 = _field(hv, 1)
     h10 = _field(hv, 2)
     h11 = _field(hv, 3)
+    cut = best + (1 if mode == MODE_TIES else 0)
     ks = INF
     kmax = 0
     for p in range(6):
@@ -385,26 +386,21 @@ def _knitted(parts, no_melds, want_hk, want_ks, vec, FD, best, mode):
         fc = _knit_field(a2, PERMS[p, 2])
         kk = (fa & 3) + (fb & 3) + (fc & 3)
         kmax = max(kmax, kk)
-        if not want_ks:
-            continue
-        if mode == MODE_MIN and 9 - kk >= min(best, ks):
-            continue
-        if mode == MODE_TIES and 9 - kk > min(best, ks):
-            continue
-        a01 = (fa >> 2) & 3
-        b01 = (fb >> 2) & 3
-        c01 = (fc >> 2) & 3
-        if no_melds:
-            # the remainder: one set and the pair
-            r = min(min((fa >> 6) & 7, (fb >> 6) & 7), min((fc >> 6) & 7, h11))
-            r = min(r, ((fa >> 4) & 3) + min(min(b01, c01), h01))
-            r = min(r, ((fb >> 4) & 3) + min(min(a01, c01), h01))
-            r = min(r, ((fc >> 4) & 3) + min(min(a01, b01), h01))
-            r = min(r, h10 + min(min(a01, b01), c01))
-        else:
-            # with a called meld: the pair only
-            r = min(min(a01, b01), min(c01, h01))
-        ks = min(ks, 9 - kk + r)
+        if want_ks and (mode == MODE_EXACT or 9 - kk < cut):
+            a01 = (fa >> 2) & 3
+            b01 = (fb >> 2) & 3
+            c01 = (fc >> 2) & 3
+            if no_melds:
+                # the remainder: one set and the pair
+                r = min(min((fa >> 6) & 7, (fb >> 6) & 7), min((fc >> 6) & 7, h11))
+                r = min(r, ((fa >> 4) & 3) + min(min(b01, c01), h01))
+                r = min(r, ((fb >> 4) & 3) + min(min(a01, c01), h01))
+                r = min(r, ((fc >> 4) & 3) + min(min(a01, b01), h01))
+                r = min(r, h10 + min(min(a01, b01), c01))
+            else:
+                # with a called meld: the pair only
+                r = min(min(a01, b01), min(c01, h01))
+            ks = min(ks, 9 - kk + r)
     if want_hk:
         d = 14 - min(kmax + ((parts[7] >> AUX_ORPHAN_SHIFT) & 15), 14)
         best = min(best, d)
