@@ -26,8 +26,9 @@ with its Cython parser built in place; rounds interleaved, the order alternating
 One thread, the public calls (``shanten``, ``shanten(forms=True)``, ``waits``) on wall
 hands of every rule set (MCR, Tuidaohu, two-player 13 tiles, Taiwan 16) and on ready MCR
 hands; each worker loads the same saved hands and warms its kernels first. Printed: ns per
-hand, best of each cycle and best of all per checkout, whether both gave identical outputs
-(a digest), and the load average before and after.
+hand (the best call of each checkout), the median ratio of paired calls (before and after
+run back to back, order alternating: robust to a load that changes during the run),
+whether both gave identical outputs (a digest), and the load average before and after.
 """
 from __future__ import annotations
 
@@ -212,6 +213,7 @@ def _compare_worker(data_dir: str) -> None:          # pragma: no cover - a subp
 
     import mjfast._shanten as SS
     hands = {}
+    warm: dict[str, str] = {}
     print("ready", flush=True)
     for line in sys.stdin:
         case, rounds = line.split()
@@ -225,16 +227,18 @@ def _compare_worker(data_dir: str) -> None:          # pragma: no cover - a subp
         else:
             def fn():
                 return SS.shanten(h, rules=rules, forms=call == "forms", threads=1)
-        res = fn()                                          # compile / load, warm
+        if case not in warm:                                # compile / load, warm; digest
+            res = fn()
+            arrays = ([res.mask, res.live, res.shanten] if call == "waits" else
+                      [res[k] for k in sorted(res)] if call == "forms" else [res])
+            warm[case] = hashlib.sha1(b"".join(np.ascontiguousarray(x).tobytes()
+                                               for x in arrays)).hexdigest()[:12]
         times = []
         for _ in range(int(rounds)):
             t = time.perf_counter()
-            res = fn()
+            fn()
             times.append(time.perf_counter() - t)
-        arrays = ([res.mask, res.live, res.shanten] if call == "waits" else
-                  [res[k] for k in sorted(res)] if call == "forms" else [res])
-        dg = hashlib.sha1(b"".join(np.ascontiguousarray(a).tobytes() for a in arrays)).hexdigest()[:12]
-        print(f"{min(times):.6f} {dg}", flush=True)
+        print(f"{min(times):.6f} {warm[case]}", flush=True)
 
 
 def compare(argv) -> None:
@@ -267,33 +271,39 @@ def compare(argv) -> None:
         procs[side].stdout.readline()
     load0 = os.getloadavg()
     cases = a.cases.split(",")
-    best: dict[tuple, list[float]] = {}
+    times: dict[tuple, list[float]] = {}
+    ratios: dict[str, list[float]] = {}
     digests: dict[str, set] = {}
     for c in range(a.cycles):
         for case in cases:
-            for side in (("before", "after") if c % 2 == 0 else ("after", "before")):
-                p = procs[side]
-                p.stdin.write(f"{case} {a.rounds}\n")
-                p.stdin.flush()
-                t, dg = p.stdout.readline().split()
-                best.setdefault((case, side), []).append(float(t))
-                digests.setdefault(case, set()).add(dg)
+            for r in range(a.rounds):
+                pair = {}
+                for side in (("before", "after") if (c + r) % 2 == 0 else ("after", "before")):
+                    p = procs[side]
+                    p.stdin.write(f"{case} 1\n")
+                    p.stdin.flush()
+                    t, dg = p.stdout.readline().split()
+                    pair[side] = float(t)
+                    times.setdefault((case, side), []).append(float(t))
+                    digests.setdefault(case, set()).add(dg)
+                ratios.setdefault(case, []).append(pair["after"] / pair["before"])
         print(f"cycle {c + 1}/{a.cycles} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr,
               flush=True)
     for p in procs.values():
         p.stdin.close()
         p.wait()
     load1 = os.getloadavg()
-    print(f"{a.n:,} hands, one thread, best of {a.rounds} rounds per cycle, {a.cycles} cycles; "
-          f"load average (1/5/15 min) before {load0[0]:.2f}/{load0[1]:.2f}/{load0[2]:.2f}, "
-          f"after {load1[0]:.2f}/{load1[1]:.2f}/{load1[2]:.2f}")
+    print(f"{a.n:,} hands, one thread, {a.cycles} cycles x {a.rounds} rounds, before and after "
+          f"alternating call by call; load average (1/5/15 min) before "
+          f"{load0[0]:.2f}/{load0[1]:.2f}/{load0[2]:.2f}, after "
+          f"{load1[0]:.2f}/{load1[1]:.2f}/{load1[2]:.2f}")
+    print("  ns/hand: best call of each checkout; after/before: median of the paired calls' ratios")
     for case in cases:
-        b, f = best[(case, "before")], best[(case, "after")]
+        b, f = times[(case, "before")], times[(case, "after")]
         same = "identical" if len(digests[case]) == 1 else "DIFFERENT RESULTS"
-        print(f"{case:20s} before {1e9 * min(b) / a.n:7.1f} ns  after {1e9 * min(f) / a.n:7.1f} ns "
-              f"({min(f) / min(b) - 1:+.1%}; {same})  cycles (ns) before "
-              f"{' '.join(f'{1e9 * x / a.n:.0f}' for x in b)} | after "
-              f"{' '.join(f'{1e9 * x / a.n:.0f}' for x in f)}")
+        print(f"{case:20s} before {1e9 * min(b) / a.n:7.1f}  after {1e9 * min(f) / a.n:7.1f} ns  "
+              f"after/before {float(np.median(ratios[case])):.3f} (best {min(f) / min(b):.3f}; "
+              f"{same})")
 
 
 if __name__ == "__main__":
