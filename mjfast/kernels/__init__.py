@@ -7,14 +7,13 @@ from ._jit import as_array, kernel, ptr, python_function
 from ._shanten import (BAD_COUNT, BAD_TILE, BAD_TOTAL, BAD_WAIT_TOTAL, D_LIVE, D_SHANTEN,
                        D_TILE, MODE_EXACT, MODE_MIN, MODE_TIES, N_FORMS, NO_FORM,
                        discard_options, hand_codes, hand_forms, hand_shanten, hand_waits,
-                       load_parts, replace_code, replace_part, row_scratch, shanten_batch,
-                       shanten_row, shanten_tables, waits_batch, waits_row)
+                       hand_waits_of, load_parts, replace_code, replace_part, row_scratch,
+                       shanten_batch, shanten_row, shanten_tables, waits_batch, waits_row)
 
 __all__ = ["as_array", "kernel", "ptr", "python_function",
            # shanten and waits (:mod:`._shanten`): the row functions, the batch kernels
            "shanten_tables", "row_scratch", "hand_codes", "replace_code", "load_parts",
-           "replace_part", "hand_forms",
-           "hand_waits", "shanten_row", "waits_row", "hand_shanten", "discard_options",
-           "shanten_batch", "waits_batch", "MODE_EXACT", "MODE_MIN", "MODE_TIES", "N_FORMS",
-           "NO_FORM", "D_TILE", "D_SHANTEN", "D_LIVE", "BAD_COUNT", "BAD_TOTAL", "BAD_TILE",
-           "BAD_WAIT_TOTAL"]
+           "replace_part", "hand_forms", "hand_waits", "shanten_row", "waits_row",
+           "hand_shanten", "hand_waits_of", "discard_options", "shanten_batch", "waits_batch",
+           "MODE_EXACT", "MODE_MIN", "MODE_TIES", "N_FORMS", "NO_FORM", "D_TILE", "D_SHANTEN",
+           "D_LIVE", "BAD_COUNT", "BAD_TOTAL", "BAD_TILE", "BAD_WAIT_TOTAL"]

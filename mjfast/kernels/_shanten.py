@@ -19,6 +19,7 @@ two-player tile set (characters and honors only), else 0.
     s = shanten_row(codes, m, fm, max_sets, two, tab, vec, ct, FD, mode)     # the two above
     s, eff = waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
     s = hand_shanten(c, fm, max_sets, two, tab, vec, ct, FD)                # from counts
+    s, eff = hand_waits_of(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)  # a call
     k = discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, FD, R, cand, emask)
     parts2 = replace_part(parts, s, code, tab); codes2 = replace_code(codes, s, code)
 
@@ -625,6 +626,12 @@ def waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R):
 
 
 @kernel
+def hand_waits_of(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R):
+    """:func:`waits_row` compiled once (for one-hand callers: a call, not a copy)."""
+    return waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
+
+
+@kernel
 def hand_shanten(c, fm, max_sets, two, tab, vec, ct, FD):
     """Shanten of the waiting-size hand ``c`` (34 counts, int64)."""
     codes, total = hand_codes(c)
@@ -664,7 +671,7 @@ def discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, FD, R, cand, e
         s = t // 9 if t < 27 else 3
         c[t] -= 1
         after = replace_code(codes, s, codes[s] - PW5[t - 9 * s])
-        sh, eff = waits_row(after, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
+        sh, eff = hand_waits_of(after, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
         live = 0
         for w in range(34):
             if (eff >> w) & 1:
