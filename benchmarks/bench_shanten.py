@@ -203,6 +203,7 @@ COMPARE_CASES = {        # name -> (call, rules, hands file)
     "shanten-taiwan": ("shanten", "taiwan", "taiwan16"), "waits-taiwan": ("waits", "taiwan", "taiwan16"),
     "shanten-tuidaohu": ("shanten", "tuidaohu", "tuidaohu13"),
     "waits-tuidaohu": ("waits", "tuidaohu", "tuidaohu13"),
+    "forms-taiwan": ("forms", "taiwan", "taiwan16"), "forms-tuidaohu": ("forms", "tuidaohu", "tuidaohu13"),
     "shanten-two_player": ("shanten", "two_player", "two_player13"),
     "waits-two_player": ("waits", "two_player", "two_player13"),
 }

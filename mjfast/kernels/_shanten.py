@@ -767,10 +767,8 @@ def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, tab, vec, 
         out[h] = shanten_row(codes, m, form_mask, max_sets, two_player, tab, vec, ct, FD, mode)
         if want:
             for f in range(N_FORMS):
-                if (form_mask >> f) & 1 and FD[f] < INF:
-                    per_form[h, f] = FD[f] - 1
-                else:
-                    per_form[h, f] = NO_FORM
+                # (FD is INF for a form not in the mask or not open to the row)
+                per_form[h, f] = FD[f] - 1 if FD[f] < INF else NO_FORM
     return -1, 0
 
 
