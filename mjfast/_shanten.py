@@ -125,7 +125,7 @@ def _raise_row(arr: np.ndarray, row: int, reason: int, rs: RuleSet):
 
 def _params(rs: RuleSet):
     form_mask = sum(1 << f for f in rs.forms)
-    two_player = len(rs.kinds) == 16
+    two_player = int(len(rs.kinds) == 16)
     return form_mask, rs.sets, rs.hand_size, two_player
 
 
