@@ -43,7 +43,7 @@ class build_ext_and_warm(build_ext):
         root = HERE if editable else Path(self.build_lib).resolve()
         env = dict(os.environ,
                    PYTHONPATH=os.pathsep.join([str(root)] + [x for x in [os.environ.get("PYTHONPATH")] if x]))
-        for var in ("NUMBA_DISABLE_JIT", "MJFAST_CACHE_DIR"):
+        for var in ("NUMBA_DISABLE_JIT", "MJFAST_JIT_DIR"):
             env.pop(var, None)
         code = ("import sys; from mjfast.kernels import _cache as c; "
                 "sys.exit(0 if c.CACHE_DIR == str(c.SHIPPED) and c.is_warm() else 1)")

@@ -1,145 +1,118 @@
-"""The first run: what a fresh install spends compiling, per kernel entry and per command.
+"""The first run: what a fresh install spends compiling, per family, and what each command
+then costs.
 
-    python benchmarks/bench_first_run.py            # the CLI first runs (3 settings below)
-    python benchmarks/bench_first_run.py --steps    # + each warm-up step alone (slow: minutes)
+    python benchmarks/bench_first_run.py              # warm-up per family + CLI first runs
+    python benchmarks/bench_first_run.py --serial     # one process (compile CPU per family)
     pytest benchmarks/bench_first_run.py --benchmark-only
 
-Every measurement runs in a fresh subprocess with an empty kernel cache folder
-(``NUMBA_CACHE_DIR`` pointed at a new temporary folder), so nothing is shared between them.
+Every measurement uses an empty kernel cache folder (``MJFAST_JIT_DIR`` pointed at a new
+temporary folder), so nothing is loaded from an earlier compile.
 
-- **CLI** (``mjfast score`` and ``mjfast shanten`` on one hand), wall time of the command:
-  ``cold`` = empty cache and the shipped install-time cache ignored
-  (``MJFAST_JIT_NO_SHIPPED=1``: what every first run cost before the warm-up existed);
-  ``fresh install`` = empty user cache seeded from the shipped cache
-  (``mjfast/kernels/_jitcache``, compiled by ``pip install``); ``warm`` = the same command
-  again.
-- **Tables**: generating the shanten tables into an empty table cache.
-- **Steps** (``--steps``): each step of :mod:`mjfast._warmup` (one public entry point on
-  a few hands of one rule set) called twice in a cold subprocess: ``first`` (compile +
-  run) and ``warm`` (run) seconds; the difference is that entry's compile cost. Steps
-  share callees (the decomposer, the tables), so the per-step numbers overlap.
+- **Warm-up** (:mod:`mjfast._warmup`, what ``pip install`` runs): wall seconds in all, the
+  seconds and peak memory of each group (the families: the MCR scorer symbol; the Taiwan
+  and Tuidaohu symbols with the tables and shanten kernels; the engine, bots and play
+  loop; the public API with replay), the CPU seconds, the cache size and the number of
+  cached functions and versions.
+- **CLI first runs** (``mjfast score``, ``mjfast shanten``), wall time: ``cold`` (empty
+  cache: everything a command needs compiles), ``installed`` (the cache the warm-up made)
+  and ``warm`` (the same command again).
 """
 from __future__ import annotations
 
 import json
 import os
+import pickle
+import resource
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
 HANDS = {"score": ["score", "[EEE,2][SSSS,1]WWWNN55pN|EE1000|3", "--rules", "mcr"],
          "shanten": ["shanten", "123m456p789s1299s", "--rules", "mcr"]}
-RULES = ("mcr", "taiwan", "tuidaohu", "two_player")
 
 
-def _env(cache: str, shipped: bool) -> dict:
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache, MJFAST_CACHE_DIR=os.path.join(cache, "tables"))
-    env.pop("MJFAST_JIT_NO_SHIPPED", None)
-    if not shipped:
-        env["MJFAST_JIT_NO_SHIPPED"] = "1"
+def _env(folder: str) -> dict:
+    env = dict(os.environ, MJFAST_JIT_DIR=folder)
+    env.pop("MJFAST_ANNOUNCE_COMPILE", None)
     return env
 
 
-def cli_first_run(command: str, shipped: bool) -> dict:
-    """Seconds of the first and the second run of one CLI command on an empty cache."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = _env(cache, shipped)
+def cache_summary(folder: str) -> dict:
+    """Size of the cache folder, functions cached and versions per index."""
+    size = 0
+    indexes = 0
+    versions = 0
+    for p in Path(folder).iterdir():
+        size += p.stat().st_size
+        if p.suffix == ".nbi":
+            indexes += 1
+            with open(p, "rb") as fh:
+                pickle.load(fh)
+                _stamp, overloads = pickle.loads(fh.read())
+            versions += len(overloads)
+    return {"mb": round(size / 2 ** 20, 1), "functions": indexes, "versions": versions}
+
+
+def warmup(jobs: int | None = None) -> dict:
+    """Run the warm-up into an empty cache; its marker plus CPU seconds and the cache."""
+    with tempfile.TemporaryDirectory() as folder:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        args = [sys.executable, "-m", "mjfast._warmup"] + (["--jobs", str(jobs)] if jobs else [])
+        res = subprocess.run(args, env=_env(folder), capture_output=True, text=True)
+        wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if res.returncode != 0:
+            raise RuntimeError(res.stderr[-3000:])
+        marker = json.loads((Path(folder) / "warm.json").read_text())
+        return {"wall_s": round(wall, 1),
+                "cpu_s": round((after.ru_utime - before.ru_utime)
+                               + (after.ru_stime - before.ru_stime), 1),
+                "groups": marker["groups"], "peak_mb": marker["peak_mb"],
+                "cache": cache_summary(folder), "load": round(os.getloadavg()[0], 2)}
+
+
+def cli_first_run(command: str) -> dict:
+    """Seconds of one CLI command: on an empty cache, after the warm-up, and again."""
+    with tempfile.TemporaryDirectory() as folder:
+        env = _env(folder)
         out = {}
-        for label in ("first", "warm"):
+        for label in ("cold", "warm"):
             t = time.perf_counter()
             res = subprocess.run([sys.executable, "-m", "mjfast", *HANDS[command]], env=env,
                                  capture_output=True, text=True)
             out[label] = round(time.perf_counter() - t, 2)
             if res.returncode != 0:
                 raise RuntimeError(res.stderr[-2000:])
-            if label == "first":
+            if label == "cold":
                 out["announced"] = "compiling kernels" in res.stderr
         return out
 
 
-_STEP_CODE = """
-import json, sys, time
-from mjfast import _warmup
-thunk = _warmup.step(sys.argv[1], sys.argv[2])
-t = time.perf_counter(); thunk(); first = time.perf_counter() - t
-t = time.perf_counter(); thunk(); warm = time.perf_counter() - t
-print(json.dumps({"first": round(first, 3), "warm": round(warm, 4)}))
-"""
-
-
-def step_first_call(rules: str, name: str) -> dict:
-    with tempfile.TemporaryDirectory() as cache:
-        res = subprocess.run([sys.executable, "-c", _STEP_CODE, rules, name],
-                             env=_env(cache, shipped=False), capture_output=True, text=True)
-        if res.returncode != 0:
-            raise RuntimeError(res.stderr[-2000:])
-        return json.loads(res.stdout.strip().splitlines()[-1])
-
-
-_TABLES_CODE = """
-import time
-from mjfast.kernels import _shanten_tables as T
-T.generate()                                   # compile / load the generator kernel
-t = time.perf_counter(); T.get_tables(); print(time.perf_counter() - t)
-"""
-
-
-def tables_first_use() -> float:
-    """Seconds to generate and store the shanten tables into an empty table cache (the
-    kernel cache as it is); moved here from a test that asserted "under 5 s"."""
-    with tempfile.TemporaryDirectory() as folder:
-        env = dict(os.environ, MJFAST_CACHE_DIR=folder)
-        res = subprocess.run([sys.executable, "-c", _TABLES_CODE], env=env, capture_output=True,
-                             text=True, check=True)
-        return float(res.stdout.strip().splitlines()[-1])
-
-
-def shipped_cache_present() -> bool:
-    from mjfast.kernels import _config
-    return (_config.SHIPPED / _config.KEY / _config.WARM_MARKER).is_file()
-
-
 # ---- pytest-benchmark ---------------------------------------------------------------------
-@pytest.mark.parametrize("shipped", [False, True], ids=["cold", "fresh_install"])
+def test_warmup(benchmark):
+    res = benchmark.pedantic(warmup, rounds=1, iterations=1)
+    benchmark.extra_info.update(res)
+
+
 @pytest.mark.parametrize("command", list(HANDS))
-def test_cli_first_run(benchmark, command, shipped):
-    if shipped and not shipped_cache_present():
-        pytest.skip("no install-time kernel cache (installed with MJFAST_NO_WARMUP?)")
-    res = benchmark.pedantic(cli_first_run, args=(command, shipped), rounds=1, iterations=1)
+def test_cli_first_run(benchmark, command):
+    res = benchmark.pedantic(cli_first_run, args=(command,), rounds=1, iterations=1)
     benchmark.extra_info.update(res)
-
-
-def test_shanten_tables_first_use(benchmark):
-    s = benchmark.pedantic(tables_first_use, rounds=1, iterations=1)
-    benchmark.extra_info["seconds"] = round(s, 3)
-
-
-@pytest.mark.parametrize("name", ["score", "shanten", "score_waits", "decompose"])
-@pytest.mark.parametrize("rules", RULES)
-def test_step_first_call(benchmark, rules, name):
-    res = benchmark.pedantic(step_first_call, args=(rules, name), rounds=1, iterations=1)
-    benchmark.extra_info.update(res)
-    benchmark.extra_info["compile_s"] = round(res["first"] - res["warm"], 3)
 
 
 if __name__ == "__main__":
-    print(f"shipped install-time cache present: {shipped_cache_present()}")
+    r = warmup(1 if "--serial" in sys.argv else None)
+    print(f"warm-up: {r['wall_s']} s wall, {r['cpu_s']} s CPU, peak {r['peak_mb']} MB a "
+          f"process, load {r['load']}; cache {r['cache']['mb']} MB, "
+          f"{r['cache']['functions']} functions, {r['cache']['versions']} versions")
+    for g in r["groups"]:
+        print(f"  {g['group']:40s} {g['seconds']:7.1f} s  {g.get('peak_mb', 0):5d} MB")
     for command in HANDS:
-        for shipped in (False, True):
-            if shipped and not shipped_cache_present():
-                continue
-            r = cli_first_run(command, shipped)
-            label = "fresh install" if shipped else "cold (no shipped cache)"
-            print(f"mjfast {command:8s} {label:24s} first {r['first']:7.2f} s  "
-                  f"warm {r['warm']:5.2f} s  announced={r['announced']}", flush=True)
-    print(f"shanten tables, first use: {tables_first_use():.2f} s", flush=True)
-    if "--steps" in sys.argv:
-        from mjfast._warmup import step_names
-        for rules in RULES:
-            for name in step_names():
-                r = step_first_call(rules, name)
-                print(f"{rules:10s} {name:15s} first {r['first']:7.2f} s  warm {r['warm']:8.4f} s  "
-                      f"compile {r['first'] - r['warm']:7.2f} s", flush=True)
+        c = cli_first_run(command)
+        print(f"mjfast {command:8s} cold {c['cold']:7.2f} s (announced={c['announced']})  "
+              f"warm {c['warm']:5.2f} s", flush=True)

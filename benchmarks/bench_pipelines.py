@@ -73,7 +73,7 @@ def test_score_strings(benchmark, strings):
     threads)."""
     import mjfast
     from mjfast.notation import parse_batch
-    from mjfast.scoring._arrow import score_strings
+    from mjfast.scoring import score_strings
     score_strings(strings.slice(0, 1000), "mcr")          # compile outside the timing
     load0 = _load()
     t = time.perf_counter()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from .errors import MjfastError
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402
 
 # public name -> the private module that defines it
 _EXPORTS = {

@@ -360,7 +360,7 @@ class Hand:
     def describe(self) -> str:
         try:
             return _layer_function("format_hand")(self, "mcr")
-        except Exception:  # during construction of an invalid hand
+        except (ValueError, IndexError, KeyError, TypeError):  # an invalid hand being built
             parts = [f"[{m.kind.name} {tile_name(m.tile)}]" for m in self.melds]
             parts += [tile_name(t) if 0 <= t < N_KINDS else str(t) for t in self.concealed]
             if self.winning_tile is not None:

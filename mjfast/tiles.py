@@ -46,38 +46,6 @@ HONOR_NAMES_ZH = ("东", "南", "西", "北", "中", "发", "白")
 SUIT_NAMES_ZH = ("万", "饼", "条")
 
 
-def suit_of(tile: int) -> int:
-    """0 characters, 1 dots, 2 bamboo, 3 honors, 4 flowers."""
-    if tile >= FLOWER_BASE:
-        return 4
-    return 3 if tile >= 27 else tile // 9
-
-
-def rank_of(tile: int) -> int:
-    """1..9 for suited tiles, 1..7 for honors (E S W N C F P), 1..8 for flowers."""
-    if tile >= FLOWER_BASE:
-        return tile - FLOWER_BASE + 1
-    if tile >= 27:
-        return tile - 27 + 1
-    return tile % 9 + 1
-
-
-def is_suited(tile: int) -> bool:
-    return 0 <= tile < 27
-
-
-def is_honor(tile: int) -> bool:
-    return 27 <= tile < 34
-
-
-def is_flower(tile: int) -> bool:
-    return FLOWER_BASE <= tile < N_TILE_IDS
-
-
-def is_terminal(tile: int) -> bool:
-    return tile < 27 and tile % 9 in (0, 8)
-
-
 def tile_name(tile: int) -> str:
     """Short name: ``5m``, ``E``, ``C``, flowers ``a``..``h``."""
     if not 0 <= tile < N_TILE_IDS:

@@ -2,16 +2,16 @@
 
 A job is a source of shards (deterministic keys), a transform per shard (a library call:
 no rule logic here) and a sink (the datasets module's atomic Parquet writes, a done
-marker per shard, a manifest). :func:`run_job` runs the unfinished shards inline, on a
-local process pool or on Dask, with the same bytes whatever runs them. Jobs:
-:mod:`.hands`, :mod:`.replay`, :mod:`.simulate`, :mod:`.study` (each with its default
-spec, a TOML file beside it). See ``docs/pipelines.md``.
+marker per shard, a manifest), run by the one job runner (:mod:`mjfast.runner`: inline,
+a local process pool or Dask, the same bytes whatever runs them). Here: the job specs
+(TOML files beside each job) and the jobs :mod:`.hands`, :mod:`.replay`, :mod:`.simulate`,
+:mod:`.study`. See ``docs/pipelines.md``.
 """
 from __future__ import annotations
 
-from ._core import (AccountingError, Job, RunSummary, Shard, ShardFailure, ShardResult,
-                    SpecError, derive_seed, execute_shard, run_job)
-from ._executors import DaskExecutor, InlineExecutor, ProcessExecutor, make_executor
+from mjfast.runner import (AccountingError, DaskExecutor, InlineExecutor, Job,
+                           ProcessExecutor, RunSummary, Shard, ShardFailure, ShardResult,
+                           SpecError, derive_seed, execute_shard, make_executor, run_job)
 
 __all__ = ["AccountingError", "Job", "RunSummary", "Shard", "ShardFailure", "ShardResult",
            "SpecError", "derive_seed", "execute_shard", "run_job", "DaskExecutor",

@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Job, Shard, ShardResult, SpecError, derive_seed
-from ._spec import Variant, check_type, load_spec, resolve_variant
+from mjfast.runner import (Job, Shard, ShardResult, SpecError, context_params, derive_seed,
+                           shard_context)
+from ._spec import check_type, load_spec, resolve_variant
 
 TRANSFORM = "mjfast.pipelines.hands:transform"
 
@@ -32,11 +33,11 @@ TRANSFORM = "mjfast.pipelines.hands:transform"
 # ---------------------------------------------------------------------------------------
 def _take(batch, idx: np.ndarray):
     """Rows ``idx`` of a HandBatch."""
-    from mjfast.scoring._arrow import take_rows
+    from mjfast.scoring import take_rows
     return take_rows(batch, idx)
 
 
-def analyse(batch, variant: str | None, strings=None, hand_id: np.ndarray | None = None,
+def analyse(batch, variant, strings=None, hand_id: np.ndarray | None = None,
             wait_fans: bool = True):
     """The ``hands`` table's columns for a HandBatch (dict of Arrow/NumPy columns);
     ``wait_fans``: also each wait's fan lists (MCR: from the same scoring pass as the
@@ -45,7 +46,7 @@ def analyse(batch, variant: str | None, strings=None, hand_id: np.ndarray | None
     import pyarrow as pa
     import mjfast
     from mjfast.rules.registry import FORM_NAMES
-    from mjfast.scoring._arrow import error_column, fan_lists, fan_points, score_wait_lists
+    from mjfast.scoring import error_column, fan_lists, fan_points, score_wait_lists
     n = len(batch)
     threads = numba.get_num_threads()      # 1 in a pool / Dask worker, all cores inline
     rules = batch.rules
@@ -88,13 +89,15 @@ def analyse(batch, variant: str | None, strings=None, hand_id: np.ndarray | None
         cols["total"] = pa.array(total, mask=~good)
         cols["legal"] = pa.array(legal, mask=~good)
     cols["error"] = error_column(n, np.ones(n, bool), None, incomplete)
+    cols["source"] = pa.repeat(pa.scalar("hands", pa.string()), n)
     return cols
 
 
 def transform(p: dict[str, Any]) -> ShardResult:
     """One shard of the ``hands`` job (parameters from :func:`build_job`)."""
     import pyarrow as pa
-    rules, vname, varg = p["rules"], p["variant"], p["variant_arg"]
+    ctx = shard_context(p)
+    rules, vname, varg = ctx.rules, ctx.variant, ctx
     if p["source"] == "generate":
         import mjfast
         from mjfast.notation import format_batch
@@ -180,7 +183,7 @@ def _text_shards(path: Path, rows_per_shard: int) -> list[tuple[int, int, int, i
     return out
 
 
-def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
+def build_job(spec: dict[str, Any], variants: list | None = None,
               name: str = "hands") -> Job:
     """The ``hands`` job of a spec (see ``hands.toml``)."""
     from mjfast.datasets import file_sha256
@@ -213,13 +216,12 @@ def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
         for v in variants:
             for k, a in enumerate(range(0, n, size)):
                 m = min(size, n - a)
-                shards.append(Shard(f"{name}-{v.rules}-{v.name}-{kind}-{k:06d}", TRANSFORM, {
-                    "source": "generate", "rules": v.rules, "variant": v.name,
-                    "variant_arg": v.arg, "kind": kind, "n": m, "start": a,
+                shards.append(Shard(f"{name}-{v.rules}-{v.variant}-{kind}-{k:06d}", TRANSFORM, {
+                    "source": "generate", **context_params(v), "kind": kind, "n": m, "start": a,
                     "seed": derive_seed(seed, v.rules, kind, k),
                     "strings": bool(spec.get("strings", True)),
                     "wait_fans": bool(spec.get("wait_fans", True))}))
-        return Job(name, shards, config, inputs)
+        return Job(name, shards, config, inputs, [v.record() for v in variants])
     # files
     paths = _expand(spec.get("files") or [])
     if not paths:
@@ -244,12 +246,11 @@ def build_job(spec: dict[str, Any], variants: list[Variant] | None = None,
                 pieces.append({"byte_start": a, "byte_end": z, "first_line": line})
         for v in variants:
             for k, piece in enumerate(pieces):
-                shards.append(Shard(f"{name}-{v.rules}-{v.name}-{digest[:16]}-{k:06d}", TRANSFORM, {
-                    "source": "files", "rules": v.rules, "variant": v.name,
-                    "variant_arg": v.arg, "path": str(path), "file_name": path.name,
+                shards.append(Shard(f"{name}-{v.rules}-{v.variant}-{digest[:16]}-{k:06d}", TRANSFORM, {
+                    "source": "files", **context_params(v), "path": str(path), "file_name": path.name,
                     "format": fmt, "column": column,
                     "wait_fans": bool(spec.get("wait_fans", True)), **piece}))
-    return Job(name, shards, config, inputs)
+    return Job(name, shards, config, inputs, [v.record() for v in variants])
 
 
 def _variant_applies(rules: str, v: str) -> bool:

@@ -10,15 +10,23 @@ the manifest), ``seed``, ``mode`` and the data ``sources``, each with its own ta
   (source ``simulate``).
 
 Sources that do not vary (a ``simulate`` source in a ``rescore`` study, a ``replay`` in
-a ``resimulate`` one) run once under the default variant of each of their rule sets: the
-study's context. All shards go into one dataset (tables partitioned by rules / variant),
-so one manifest and one report cover the study.
+a ``resimulate`` one) run once with no variant, which has one meaning (the rules the data
+is produced under, :func:`mjfast.rules.produced_variant`): simulations under each rule
+set's default tables, logs under the rules they were judged under (Botzone: ``botzone``);
+``rescore`` lists sources to rescore under every variant whatever the mode (a
+resimulation can also rescore its logs and hands: paired, nearly free). All shards go into
+one dataset (tables partitioned by rules / variant), so one manifest and one report cover
+the study.
+
+``question`` (what the study asks, in words) and ``headline`` (the metrics of
+:func:`mjfast.analytics.compare` that answer it) go into the manifest's config;
+:func:`mjfast.analytics.study_answer` reads them back with the answer.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ._core import Job, SpecError
+from mjfast.runner import Job, SpecError
 from ._spec import load_spec, resolve_variant
 
 MODES = ("rescore", "resimulate")
@@ -36,7 +44,7 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
     variants = [resolve_variant(rules, v) for v in (spec.get("variants") or [])]
     if len(variants) < 1:
         raise SpecError("variants = []", None, "a study needs at least one variant")
-    names = [v.name for v in variants]
+    names = [v.variant for v in variants]
     if len(set(names)) != len(names):
         raise SpecError(str(names), None, "two variants share a name (rename a file)")
     sources = spec.get("sources") or []
@@ -44,10 +52,18 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
     if unknown or not sources:
         raise SpecError(str(sources), None, f"sources: some of {', '.join(SOURCES)}")
     seed = spec.get("seed", 0)
-    shards, inputs = [], []
+    rescore = list(spec.get("rescore") or [])
+    if any(s not in ("replay", "hands") for s in rescore):
+        raise SpecError(f"rescore = {rescore}", None, "rescore lists some of: replay, hands")
+    shards, inputs, records = [], [], []
     config: dict[str, Any] = {"name": spec.get("name", "study"), "mode": mode, "rules": rules,
                               "variants": [v.manifest() for v in variants], "seed": seed,
                               "sources": {}}
+    for key in ("question", "headline"):
+        if spec.get(key):
+            config[key] = spec[key]
+    if rescore:
+        config["rescore"] = rescore
     for src in sources:
         sub = dict(spec.get(src) or {})
         known = load_spec(None, src, src)
@@ -57,12 +73,13 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
         if src == "hands":
             sub_spec = {**load_spec(None, "hands", "hands"), **sub, "rules": [rules],
                         "seed": sub.get("seed", seed)}
-            job = hands.build_job(sub_spec, variants if mode == "rescore"
+            job = hands.build_job(sub_spec, variants if mode == "rescore" or src in rescore
                                   else [resolve_variant(rules, None)], name="hands")
         elif src == "replay":
             sub_spec = {**load_spec(None, "replay", "replay"), **sub, "rules": rules}
-            vs = variants if mode == "rescore" else [resolve_variant(rules, None)]
-            job = replay.build_job(sub_spec, vs, name="replay")
+            # not varied: each log under the rules it was produced under (Botzone: botzone)
+            vs = variants if mode == "rescore" or src in rescore else None
+            job = replay.build_job({**sub_spec, "variants": []}, vs, name="replay")
         else:
             sub_spec = {**load_spec(None, "simulate", "simulate"), **sub,
                         "seed": sub.get("seed", seed)}
@@ -77,8 +94,9 @@ def build_job(spec: dict[str, Any], name: str = "study") -> Job:
             job = simulate.build_job(sub_spec, vs, name="simulate")
         shards += job.shards
         inputs += job.inputs
+        records += job.rules
         config["sources"][src] = job.config
-    return Job(name, shards, config, inputs)
+    return Job(name, shards, config, inputs, records)
 
 
 def job_from_spec(path: str | None = None, default: str = "study", **overrides) -> Job:

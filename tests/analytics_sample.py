@@ -1,9 +1,12 @@
 """A small hand-made dataset for the analytics and report tests: raw Python rows (the tests
 compute expected numbers from these, independently of the code under test) and a writer
-that puts them into a dataset as two shards (A and B), or one shard each (A alone, B alone)."""
+that puts them into a dataset as two shards (A and B), or one shard each (A alone, B alone),
+its manifest recording the rule context the rows are under (the analyses read names and
+values from it)."""
 from __future__ import annotations
 
 from mjfast.datasets import Dataset
+from mjfast.rules import rule_context
 
 
 def W(tile, live, td, ts, ld, ls, fd=None):
@@ -124,7 +127,7 @@ def write(path, shards=(("00000", SHARD_A), ("00001", SHARD_B)), rules="mcr", va
     for shard, tables in shards:
         for table, rows in tables.items():
             ds.write(table, _cols(rows), rules=rules, variant=variant, shard=shard)
-    ds.write_manifest({"job": "test"})
+    ds.write_manifest({"job": "test", "rules": [rule_context(rules, variant).record()]})
     return ds
 
 
@@ -158,5 +161,6 @@ def write_study(path):
                      total=d["total"], legal=True, fans=d["fans"], scores=d["scores"])
                 for d in deals if not d["draw"]]
         ds.write("wins", _cols(wins), rules="mcr", variant=variant)
-    ds.write_manifest({"job": "study"})
+    ds.write_manifest({"job": "study", "rules": [rule_context("mcr", v).record()
+                                                 for v in ("default", "botzone")]})
     return ds

@@ -255,33 +255,43 @@ def test_folder_of_datasets_reads_them_all(data, tmp_path):
 
 
 def test_compare_paired_study(tmp_path):
+    """A rescored log (s1-s3 under both variants, s4 under botzone only): paired rows over
+    s1-s3, s4 labelled unpaired, draws (which rescoring cannot change) as levels only."""
     ds = S.write_study(tmp_path / "study")
     df = A.compare(ds.path)
-    assert set(df["reference"]) == {"default"}
-    paired = {d["deal_id"]: d for d in S.STUDY_DEFAULT}
-    diffs = [(d["total"] or 0) - (paired[d["deal_id"]]["total"] or 0)
-             for d in S.STUDY_BOTZONE if d["deal_id"] in paired]
-    r = df.filter((pl.col("metric") == "paired: win total")
-                  & (pl.col("variant") == "botzone")).row(0, named=True)
+    assert set(df["reference"]) == {"default"} and set(df["source"]) == {"replay"}
+    ref = {d["deal_id"]: d for d in S.STUDY_DEFAULT}
+    paired = [d for d in S.STUDY_BOTZONE if d["deal_id"] in ref]
+    diffs = [(d["total"] or 0) - (ref[d["deal_id"]]["total"] or 0) for d in paired]
+    r = df.filter((pl.col("metric") == "points_per_deal") & (pl.col("variant") == "botzone")
+                  & (pl.col("pairing") == "paired")).row(0, named=True)
     m = sum(diffs) / len(diffs)
     sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (len(diffs) - 1))
-    assert r["n"] == len(diffs) and r["diff"] == pytest.approx(m)
-    assert r["se"] == pytest.approx(sd / math.sqrt(len(diffs)))
-    # unpaired: draw rate per variant, difference and its binomial standard error
-    u = df.filter((pl.col("metric") == "draw_rate") & (pl.col("variant") == "botzone")).row(0, named=True)
-    p1, n1 = 1 / 4, 4
-    p0, n0 = 1 / 3, 3
-    assert u["diff"] == pytest.approx(p1 - p0)
-    v = lambda p, n: p * (1 - p) * n / (n - 1) / n  # noqa: E731 (sample variance / n)
-    assert u["se"] == pytest.approx(math.sqrt(v(p1, n1) + v(p0, n0)))
-    # unpaired fan share: 明暗杠 (82) is in 1 of 3 botzone wins and in none of 2 default ones
-    k = df.filter(pl.col("metric").str.starts_with("fan share")
-                  & pl.col("metric").str.contains("Concealed Kong and")).sort("variant")
-    assert k["value"].to_list() == pytest.approx([1 / 3, 0.0])
-    assert k["diff"][0] == pytest.approx(1 / 3) and k["diff"][1] is None
-    # paired fan indicator: 明暗杠 (82) appears in s1 under botzone only
-    f = df.filter(pl.col("metric").str.starts_with("paired fan") & (pl.col("variant") == "botzone"))
-    assert f.height >= 1 and f.filter(pl.col("diff") > 0).height == 1
+    assert r["n_units"] == len(diffs) == 3 and r["n_clusters"] == 3
+    assert r["diff"] == pytest.approx(m) and r["se"] == pytest.approx(sd / math.sqrt(3))
+    t2 = 4.302652729911275                            # t(0.975, 2 df): 3 deals
+    assert r["ci_low"] == pytest.approx(m - t2 * sd / math.sqrt(3))
+    assert r["mde"] > 0
+    # the deal played under botzone only: labelled, never mixed into the pair
+    u = df.filter((pl.col("metric") == "points_per_deal") & (pl.col("pairing") == "unpaired"))
+    assert u.height == 1 and u["value"][0] == 30 and u["diff"][0] is None
+    assert "one variant" in u["note"][0]
+    # draws: a level per variant, no difference (rescoring cannot change them)
+    d = df.filter(pl.col("metric") == "draw_rate")
+    assert set(d["pairing"]) == {"all"} and d["diff"].is_null().all()
+    assert sorted(d["value"].to_list()) == pytest.approx([1 / 4, 1 / 3])
+    assert d["note"].str.contains("rescoring").all()
+    # a paired metric that did not change is said to be the same
+    same = df.filter((pl.col("metric") == "self_drawn_share") & (pl.col("pairing") == "paired"))
+    assert same["same"].all() and same["diff"][0] == 0
+    # paired fan share: 明暗杠 (82) in s1's botzone win only: 1 of the 2 paired wins
+    k = df.filter((pl.col("metric") == "fan_share") & (pl.col("fan_id") == 82)
+                  & (pl.col("pairing") == "paired")).row(0, named=True)
+    assert k["value"] == pytest.approx(1 / 2) and k["ref_value"] == 0
+    assert k["diff"] == pytest.approx(1 / 2) and k["name_en"] == "Concealed Kong and Melded Kong"
+    # mean total per win over the paired deals
+    w = df.filter((pl.col("metric") == "mean_win_total") & (pl.col("pairing") == "paired"))
+    assert w["diff"][0] == pytest.approx((12 + 8) / 2 - (10 + 8) / 2)
 
 
 @pytest.mark.parametrize("name", sorted(A.ANALYSES))
@@ -331,8 +341,10 @@ def test_expected_value_other_rule_sets(tmp_path, rules, discard, self_draw):
              S.W(3, 3, 2, 2, False, True)]
     hands = {"hand_id": [1], "form": [0], "n_melds": [0], "shanten": [0], "waits": [waits]}
     from mjfast.datasets import Dataset
+    from mjfast.rules import rule_context
     ds = Dataset(tmp_path / rules)
     ds.write("hands", hands, rules=rules)
+    ds.write_manifest({"job": "test", "rules": [rule_context(rules).record()]})
     r = A.run("ev", ds.path).row(0, named=True)
     live = sum(w["live"] for w in waits)
     gd = sum(w["live"] * discard(w["total_discard"]) for w in waits if w["legal_discard"])
@@ -351,3 +363,53 @@ def test_side_by_side(tmp_path):
     assert rows[49]["share_default"] == pytest.approx(1 / n_df)
     ps = A.side_by_side("play-stats", ds.path).row(0, named=True)
     assert ps["draw_rate_botzone"] == pytest.approx(1 / 4) and ps["draw_rate_default"] == pytest.approx(1 / 3)
+
+
+def _house(path, en="My Mixed Shifted Chows", seat_payment=16):
+    path.write_text(f'[variant]\nname = "house"\n[params]\nseat_payment = {seat_payment}\n'
+                    f'[rows.49]\nen = "{en}"\n', encoding="utf-8")
+    return path
+
+
+def test_names_and_settlement_come_from_what_the_dataset_records(tmp_path):
+    """A dataset written under a variant file of one's own keeps its names and settlement
+    parameters after the file changed or went: the analyses read the manifest's record."""
+    from mjfast.datasets import Dataset
+    from mjfast.rules import rule_context
+    f = _house(tmp_path / "mcr.house.toml")
+    ctx = rule_context("mcr", str(f))
+    ds = Dataset(tmp_path / "ds")
+    for table, rows in S.SHARD_A.items():
+        ds.write(table, S._cols(rows), rules="mcr", variant=ctx.variant)
+    ds.write_manifest({"job": "test", "rules": [ctx.record()]})
+    _house(f, en="Something Else", seat_payment=8)          # today's file says otherwise
+    ff = A.run("fan-frequency", ds.path).filter(pl.col("source") == "wins")
+    assert ff.filter(pl.col("fan_id") == 49)["name_en"].to_list() == ["My Mixed Shifted Chows"]
+    f.unlink()
+    ev = A.run("ev", ds.path).filter(pl.col("source") == "hands").sort("n_melds")
+    # hand 1 (the only ready hand of shard A with live legal waits): discard gains total +
+    # 3 x 16 on its legal waits, weighted by live copies
+    waits = S.HANDS_A[0]["waits"]
+    live = sum(w["live"] for w in waits)
+    gd = sum(w["live"] * (w["total_discard"] + 48) for w in waits if w["legal_discard"])
+    gs = sum(w["live"] * 3 * (w["total_self_drawn"] + 16) for w in waits if w["legal_self_drawn"])
+    row = ev.filter((pl.col("form") == 0) & (pl.col("n_melds") == 1)).row(0, named=True)
+    hands1 = [h for h in S.HANDS_A if h["form"] == 0 and h["n_melds"] == 1 and h["waits"]]
+    assert len(hands1) == 1 and row["hands_live"] == 1
+    assert row["ev_discard"] == pytest.approx(gd / live)
+    assert row["ev_self"] == pytest.approx(gs / live)
+
+
+def test_datasets_written_with_different_rules_are_not_merged(tmp_path):
+    from mjfast.datasets import Dataset
+    from mjfast.rules import rule_context
+    for name, pay in (("a", 16), ("b", 24)):
+        f = _house(tmp_path / name / "mcr.house.toml", seat_payment=pay) if \
+            (tmp_path / name).mkdir() is None else None
+        ctx = rule_context("mcr", str(f))
+        ds = Dataset(tmp_path / "runs" / name)
+        ds.write("wins", S._cols(S.WINS_A), rules="mcr", variant=ctx.variant)
+        ds.write_manifest({"job": "test", "rules": [ctx.record()]})
+    A.run("fan-frequency", tmp_path / "runs" / "a")
+    with pytest.raises(MjfastError, match="different rule contents"):
+        A.run("fan-frequency", tmp_path / "runs")

@@ -15,9 +15,6 @@ import mjfast
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = Path(mjfast.__file__).parent / "data" / "botzone_sample16.txt"
 
-replay_mod = pytest.importorskip("mjfast.replay")
-if not hasattr(replay_mod, "replay"):
-    pytest.skip("mjfast.replay.replay is not there yet", allow_module_level=True)
 
 
 def logged_fans():
@@ -44,11 +41,10 @@ def logged_fans():
 def test_botzone_sample_fan_frequency(tmp_path):
     from mjfast.analytics import run
     from mjfast.datasets import Dataset
-    res = replay_mod.replay([SAMPLE], "botzone")
+    from mjfast.replay import replay
+    res = replay([SAMPLE], "botzone", out=tmp_path / "bz")
+    assert res.stats.replayed == 16
     ds = Dataset(tmp_path / "bz")
-    for name, table in res.tables.items():
-        ds.write(name, table, rules="mcr", variant="botzone")
-    ds.write_manifest({"job": "test"})
     wins, holding, counts = logged_fans()
     assert wins == 14
     ff = run("fan-frequency", ds.path).filter(pl.col("source") == "wins")

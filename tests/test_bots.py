@@ -81,6 +81,7 @@ def test_discard_options_match_the_public_waits(rules):
                 assert live == -1 and emask[i] == 0
 
 
+@pytest.mark.slow
 def test_python_loop_equals_compiled_loop():
     plan = make_plan("tuidaohu", "efficiency,value,efficiency,value", 6, 21)
     idx = np.arange(len(plan.jobs))
@@ -111,6 +112,7 @@ def test_python_policy_plays():
     assert (ev.player[own] == 0).any()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["keep", "restart"])
 def test_external_bot_plays_a_full_deal(mode):
     cmd = [sys.executable, str(BOT)] + (["--restart"] if mode == "restart" else [])

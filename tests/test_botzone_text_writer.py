@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from mjfast.datasets import EventBuilder, EventKind as K
-from mjfast.datasets._botzone_text import botzone_text, deal_block, fan_labels, match_id
+from mjfast.formats.botzone_text import botzone_text, deal_block, fan_labels, match_id
 from mjfast.errors import LogParseError
 from mjfast.notation.botzone import tile_code
 from mjfast.rules._table import load_table

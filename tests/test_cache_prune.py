@@ -52,7 +52,7 @@ def test_prune_never_fails(tmp_path, monkeypatch):
 def test_choose_cache_dir_prunes_its_parent(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.delenv("MJFAST_CACHE_DIR", raising=False)
+    monkeypatch.delenv("MJFAST_JIT_DIR", raising=False)
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("")                    # the shipped folder cannot be created here
     monkeypatch.setattr(_config, "SHIPPED", blocked / "_jitcache")

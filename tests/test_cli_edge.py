@@ -29,6 +29,7 @@ def test_version_option():
     (("shanten", "123m 456p", "--json"), "TileParseError", "read as Botzone"),
     (("score-waits", "1112345678999m5m", "--json"), "HandSizeError", "has 14"),
 ])
+@pytest.mark.slow
 def test_json_errors_are_json_on_stdout_with_exit_2(args, kind, needle):
     out = run(*args)
     assert out.returncode == 2, out.stdout + out.stderr
@@ -38,6 +39,7 @@ def test_json_errors_are_json_on_stdout_with_exit_2(args, kind, needle):
     assert "row" not in err["message"]
 
 
+@pytest.mark.slow
 def test_text_errors_on_stderr():
     out = run("score", "1112345678999m5p")
     assert out.returncode == 2 and out.stdout == ""

@@ -7,7 +7,7 @@ import pytest
 import mjfast
 from mjfast.datasets import EventFlag, EventKind as K
 from mjfast.engine import EngineError, Game, fold
-from mjfast.engine import _layout as L
+from mjfast.engine import layout as L
 from mjfast.notation import parse_tiles
 
 pytestmark = pytest.mark.filterwarnings("ignore")

@@ -8,7 +8,7 @@ import pytest
 import mjfast
 from mjfast.datasets import EventFlag, EventKind as K
 from mjfast.engine import EngineError, Game, fold
-from mjfast.engine import _layout as L
+from mjfast.engine import layout as L
 from mjfast.notation import parse_tiles
 from mjfast.rules.registry import get_rules
 
@@ -292,46 +292,13 @@ def test_botzone_wall_segments_and_last_tile():
     assert len(last_draws) == 1 and ev.player[last_draws[0]] == 3
 
 
-def test_settlement_ports_equal_the_scorers():
-    from mjfast.engine._score import make_context, settle_kong, settle_win
-    from mjfast.scoring import mcr as SM, taiwan as ST, tuidaohu as SD
-    ctx = make_context("mcr")
-    for total, legal, seat, sd, disc in [(8, True, 1, False, 0), (24, True, 2, True, -1),
-                                         (5, False, 3, False, 1), (40, True, 0, False, 3)]:
-        out = np.zeros(4, np.int64)
-        settle_win(ctx, seat, sd, disc, total, legal, 0, 0, out)
-        want = SM.settle_mcr(total, legal, seat, sd, None if disc < 0 else disc)
-        assert out.tolist() == [want[w] for w in "ESWN"]
-    ctx = make_context("taiwan")
-    for tai, w, sd, disc, dealer, streak in [(9, 0, True, -1, 0, 0), (8, 0, False, 1, 0, 0),
-                                             (5, 2, True, -1, 1, 3), (7, 3, False, 1, 1, 1)]:
-        out = np.zeros(4, np.int64)
-        settle_win(ctx, w, sd, disc, tai, True, dealer, streak, out)
-        want = ST.settle_win(tai, w, self_drawn=sd, discarder=None if disc < 0 else disc,
-                             dealer=dealer, streak=streak)
-        assert out.tolist() == [want[x] for x in "ESWN"]
-    for rules in ("tuidaohu", "two_player"):
-        ctx = make_context(rules)
-        n = get_rules(rules).players
-        for fan, w, sd, disc in [(1, 1, True, -1), (3, 0, False, 1), (9, 1, False, 0)]:
-            out = np.zeros(4, np.int64)
-            settle_win(ctx, w, sd, disc, fan, True, 0, 0, out)
-            st = SD.settle(fan, seat=w, self_drawn=sd, discarder=None if disc < 0 else disc,
-                           rules=rules)
-            assert out[:n].tolist() == [st["settlement"][x] for x in "ESWN"[:n]]
-        for kind, name in ((0, "open"), (1, "added"), (2, "concealed")):
-            out = np.zeros(4, np.int64)
-            settle_kong(ctx, 1, kind, 0, out)
-            want = SD.kong_payment(name, 1, 0 if kind == 0 else None, rules=rules)
-            assert out[:n].tolist() == [want[p] for p in range(n)]
-
-
-def _two_player_kongs_deal(chips=None, base=100):
-    """Player 1 kongs player 0's 9m, player 0 a concealed 1m kong, player 1 self-draws."""
-    from mjfast.engine import _score as SC
+def _two_player_kongs_deal(tmp_path, chips=None, base=100):
+    """Player 1 kongs player 0's 9m, player 0 a concealed 1m kong, player 1 self-draws;
+    the stake ``base`` set by a variant file (contexts are read-only)."""
+    variant = tmp_path / f"base{base}.toml"
+    variant.write_text(f"[params]\nbase = {base}\n")
     g = _replay("two_player", ["1m1m1m2m3m4m5m6m7m8mEEE", "9m9m9m2m3m4m5m6m7mSSSW"],
-                chips=chips)
-    g.ctx[0][SC.C_BASE] = base
+                chips=chips, variant=str(variant))
     g.apply(K.DRAW, 0, T("9m")[0]); g.apply(K.DISCARD, 0, T("9m")[0])
     g.apply(K.KONG_EXPOSED, 1, T("9m")[0], -1, 0)
     g.apply(K.DRAW, 1, T("N")[0], -1, -1, int(EventFlag.REPLACEMENT))
@@ -349,12 +316,12 @@ def _two_player_kongs_deal(chips=None, base=100):
 
 
 @pytest.mark.parametrize("chips", [None, [300, 10 ** 6]])
-def test_two_player_fee_once_per_deal_and_chip_cap(chips):
+def test_two_player_fee_once_per_deal_and_chip_cap(chips, tmp_path):
     """The seed: the receiving side loses 5% of what it receives, and its example 3
     settles the win and the winner's kong as one sum; a player pays at most his chips.
     The engine's rows add up to the scorer's hand settlement (fee once, half up)."""
     from mjfast.scoring import tuidaohu as SD
-    g, ev, rows = _two_player_kongs_deal(chips)
+    g, ev, rows = _two_player_kongs_deal(tmp_path, chips)
     win = rows[0]
     assert ev.kind[win] == K.WIN and [ev.player[r] for r in rows[1:]] == [1, 0]
     fan = int(ev.total[win])
@@ -371,8 +338,8 @@ def test_two_player_fee_once_per_deal_and_chip_cap(chips):
         assert st["chip_capped"] and -int(ev.scores[[win, rows[1]], 0].sum()) == chips[0]
 
 
-def test_fold_with_chip_caps():
-    g, ev, rows = _two_player_kongs_deal([3, 10 ** 6], base=1)
+def test_fold_with_chip_caps(tmp_path):
+    g, ev, rows = _two_player_kongs_deal(tmp_path, [3, 10 ** 6], base=1)
     assert -int(ev.scores[[rows[0], rows[1]], 0].sum()) == 3
     (state, res), = fold(ev, "two_player", chips=[[3, 10 ** 6]])
     assert res["scores"] == g.result()["scores"]

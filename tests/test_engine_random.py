@@ -8,7 +8,7 @@ import pytest
 
 from mjfast.datasets import EventKind as K, events_from_arrow, events_to_arrow
 from mjfast.engine import Game, fold
-from mjfast.engine import _layout as L
+from mjfast.engine import layout as L
 from mjfast.rules.registry import get_rules
 
 
@@ -122,7 +122,8 @@ def test_quick_completeness_never_rejects_a_complete_hand(rules):
     the generator (all forms), and agrees with the scorer on random 14-tile hands."""
     from mjfast import random_hands, score_batch
     from mjfast.engine._core import maybe_complete
-    from mjfast.engine._score import C_FORM_MASK, make_context
+    from mjfast.engine import make_context
+    from mjfast.kernels import C_FORM_MASK
     mask = int(make_context(rules)[0][C_FORM_MASK])
     b = random_hands(3000, rules, "complete", seed=3)
     counts = b.counts.astype(np.int64)
@@ -140,6 +141,8 @@ def test_quick_completeness_never_rejects_a_complete_hand(rules):
         c2[i, kinds[rng.integers(len(kinds))]] += 1
     ctx = make_context(rules)
     from mjfast.engine._score import score_hand
+    from mjfast.kernels import (R_COUNTS, R_DISCARDER, R_FLOWERS, R_MELDS, R_N_MELDS,
+                                R_TABLE_DISCARDS, R_WIN, new_row)
     fans = np.zeros(128, np.int64)
     checked = 0
     for i in range(len(b)):
@@ -153,8 +156,12 @@ def test_quick_completeness_never_rejects_a_complete_hand(rules):
         if full.max() > 4:
             continue
         win = int(np.flatnonzero(c2[i])[-1])
-        total, _ = score_hand(ctx, c2[i], win, b.melds[i].astype(np.int8), int(b.n_melds[i]),
-                              int(b.flowers[i]), 0, 0, 0, 0, -1, 0, -1, fans)
+        row = new_row()
+        row[R_COUNTS:R_COUNTS + 34] = c2[i]
+        row[R_MELDS:R_MELDS + 20] = b.melds[i].ravel()
+        row[R_N_MELDS], row[R_WIN], row[R_FLOWERS] = int(b.n_melds[i]), win, int(b.flowers[i])
+        row[R_DISCARDER] = row[R_TABLE_DISCARDS] = -1
+        total, _ = score_hand(ctx, row, fans)
         if total >= 0:
             checked += 1
             assert maybe_complete(c2[i], int(b.n_melds[i]), mask), i

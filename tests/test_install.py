@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import REPO
 from mjfast.kernels import _cache as _config
 
@@ -34,6 +36,7 @@ def _read_only_copy(tmp_path: Path) -> Path:
     return site
 
 
+@pytest.mark.slow
 def test_numba_cache_redirected_on_read_only_install(tmp_path):
     site = _read_only_copy(tmp_path)
     # Root ignores permission bits, so also make the kernels' cache folder impossible to
@@ -46,7 +49,7 @@ def test_numba_cache_redirected_on_read_only_install(tmp_path):
     assert not _config._writable(str(kernels / "_jitcache"))
     home = tmp_path / "home"
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "MJFAST_CACHE_DIR")}
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "MJFAST_JIT_DIR")}
     env.update(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"))
     for _ in range(2):   # the second run loads the kernels from the cache
         out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path,

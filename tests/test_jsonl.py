@@ -6,7 +6,8 @@ import pytest
 
 from mjfast.datasets import EventBuilder, EventFlag, EventKind as K, Events
 from mjfast.datasets import events_from_arrow, events_to_arrow
-from mjfast.datasets._jsonl import iter_jsonl, read_jsonl, write_jsonl
+from mjfast.formats.jsonl import iter_jsonl, read_jsonl
+from mjfast.formats.jsonl import write as write_jsonl
 from mjfast.errors import LogParseError, MjfastError
 
 
@@ -47,7 +48,7 @@ def sample_events() -> Events:
 
 def test_roundtrip(tmp_path):
     ev = sample_events()
-    p = write_jsonl(tmp_path / "e.jsonl", ev, rules="mcr", headers={"mcr-s1-g0-d0": {"dealer": 0}})
+    p = write_jsonl(tmp_path / "e.jsonl", ev, "mcr", headers={"mcr-s1-g0-d0": {"dealer": 0}})
     back, heads = read_jsonl(p, with_headers=True)
     assert_same_events(ev, back)
     assert heads[0]["dealer"] == 0 and heads[0]["rules"] == "mcr"
@@ -56,7 +57,7 @@ def test_roundtrip(tmp_path):
 
 
 def test_shape_is_readable():
-    lines = [json.loads(x) for x in iter_jsonl(sample_events(), rules="mcr")]
+    lines = [json.loads(x) for x in iter_jsonl(sample_events(), "mcr")]
     deals = [o for o in lines if o["type"] == "deal"]
     assert deals[0] == {"type": "deal", "actor": 0, "tiles": ["1m", "2m", "3m", "a"]}
     win = next(o for o in lines if o["type"] == "win")

@@ -60,8 +60,8 @@ def test_knitted_permutations_are_defined_once():
     literal = re.compile(r"\[\s*0\s*,\s*2\s*,\s*1\s*\]|\(\s*0\s*,\s*2\s*,\s*1\s*\)")
     owners = [str(p.relative_to(PKG)) for p, text in _sources() if literal.search(text)]
     assert owners == ["kernels/_decompose.py"], owners
-    from mjfast.kernels import _decompose, _score_mcr, _shanten
-    assert _score_mcr.KNITTED is _decompose.KNITTED_PERMS
+    from mjfast.kernels import _decompose, _mcr_fans, _shanten
+    assert _mcr_fans.KNITTED is _decompose.KNITTED_PERMS
     assert _shanten.PERMS is _decompose.KNITTED_PERMS
     assert sorted(map(tuple, _decompose.KNITTED_PERMS.tolist())) == \
         sorted({(a, b, c) for a in range(3) for b in range(3) for c in range(3)

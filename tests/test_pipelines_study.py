@@ -125,6 +125,7 @@ def _mjfast(*args, cwd=None):
                           text=True, cwd=cwd)
 
 
+@pytest.mark.slow
 def test_cli_hands_exit_codes(tmp_path):
     f = tmp_path / "h.txt"
     f.write_text("123m456p789s12399s|EE1000\n1112345678999p\n")

@@ -12,7 +12,7 @@ import pytest
 
 from mjfast.data import botzone_json_samples, botzone_text_sample
 from mjfast.datasets import Dataset, EventKind as K, events_from_arrow
-from mjfast.replay import replay
+from mjfast.replay import log_context, replay, stats_of
 
 TEXT = botzone_text_sample()
 
@@ -281,10 +281,21 @@ def test_cli_writes_a_dataset_and_events_replay_again(tmp_path):
     assert "deals in 16: replayed 16, quarantined 0" in r.output
     ds = Dataset(out)
     man = ds.manifest()
-    assert man["stats"]["discrepancies"] == 0 and man["tables"]["deals"] == 16
+    assert stats_of(man).discrepancies == 0 and man["tables"]["deals"] == 16
+    assert man["accounting"] == {"inputs": 16, "outputs": 16, "quarantined": 0}
+    assert [r["id"] for r in man["rules"]] == ["mcr:botzone"]
     assert ds.files("events")[0].parts[-3:-1] == ("rules=mcr", "variant=botzone")
-    # the replay's own events, replayed as events: the same events, no discrepancy
-    again = replay([out], "events", variant="botzone")
+    # the same command again rewrites nothing
+    stamp = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in out.rglob("*") if p.is_file()}
+    r = CliRunner().invoke(app, ["replay", str(TEXT), "--format", "botzone", "--out", str(out),
+                                 "--quiet"])
+    assert r.exit_code == 0 and "0 run, 1 already done" in r.output
+    assert stamp == {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in out.rglob("*")
+                     if p.is_file()}
+    # the replay's own events, replayed as events (no variant: the one their manifest
+    # records, botzone): the same events, no discrepancy
+    assert log_context([out], "events").variant_id == "mcr:botzone"
+    again = replay([out], "events")
     assert again.stats.replayed == 16 and again.stats.discrepancies == 0
     a = pq.read_table(ds.files("events")[0])
     assert again["events"].to_pylist() == a.to_pylist()
@@ -305,13 +316,29 @@ def test_cli_progress_and_json_summary(tmp_path):
                                  "--out", str(tmp_path / "c"), "--json", "--candidates"])
     assert r.exit_code == 0
     summary = json.loads(r.output)
-    assert summary["stats"]["replayed"] == 3 and summary["variant"] == "botzone"
+    assert summary["stats"]["replayed"] == 3 and summary["quarantined"] == 0
+    assert [v["id"] for v in Dataset(tmp_path / "c").manifest()["config"]["variants"]] == \
+        ["mcr:botzone"]
     assert Dataset(tmp_path / "c").row_counts()["candidates"] > 0
 
 
+@pytest.mark.slow
 def test_workers_give_the_same_tables():
     one = replay([TEXT], "botzone", chunk_deals=4)
     two = replay([TEXT], "botzone", chunk_deals=4, workers=2)
     assert one.stats == two.stats
     for name in one.tables:
         assert one[name].to_pylist() == two[name].to_pylist(), name
+
+
+def test_a_log_whose_only_deal_is_quarantined_exits_1(tmp_path):
+    """The replay is a job like the others: a deal quarantined is exit status 1."""
+    from typer.testing import CliRunner
+    from mjfast.cli import app
+    log = tmp_path / "one.txt"
+    log.write_text("Match 1\nWind 0\nPlayer 0 Deal W1 W1\n")
+    r = CliRunner().invoke(app, ["replay", str(log), "--format", "botzone",
+                                 "--out", str(tmp_path / "out"), "--quiet"])
+    assert r.exit_code == 1, r.output
+    assert "inputs 1 = outputs 0 + quarantined 1" in r.output
+    assert (tmp_path / "out" / "_job.json").is_file()

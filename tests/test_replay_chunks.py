@@ -12,9 +12,10 @@ import pytest
 
 from mjfast.data import botzone_text_sample
 from mjfast.datasets import Dataset, file_sha256
+from mjfast.errors import MjfastError
 from mjfast.pipelines import SpecError, run_job
 from mjfast.pipelines import replay as replay_job
-from mjfast.pipelines.replay import text_chunks
+from mjfast.formats.botzone_text import pieces as text_chunks
 from mjfast.replay import replay
 
 SAMPLE = botzone_text_sample().read_bytes()
@@ -70,7 +71,7 @@ def test_text_chunks_edge_files(tmp_path):
     junk.write_bytes(bytes(range(256)) * 300)           # no line end for a long stretch
     _, pieces = text_chunks(junk, 5, block=1000)
     assert len(pieces) == 1 and pieces[0]["end"] == 256 * 300 and pieces[0]["deals"] == 0
-    with pytest.raises(SpecError):
+    with pytest.raises(MjfastError):
         text_chunks(junk, 0)
 
 
@@ -131,7 +132,7 @@ def test_chunked_job_resumes_by_piece_and_runs_only_new_files(tmp_path):
 
 @pytest.mark.slow
 def test_chunked_job_same_files_on_a_process_pool(tmp_path):
-    from mjfast.pipelines._executors import ProcessExecutor
+    from mjfast.runner import ProcessExecutor
     log = _mixed_log(tmp_path)
     job = replay_job.job_from_spec(None, files=[str(log)], variants=["botzone"], chunk_deals=5)
     run_job(job, tmp_path / "a")

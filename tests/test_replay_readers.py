@@ -12,12 +12,19 @@ import pytest
 
 from mjfast.data import botzone_json_samples, botzone_text_sample
 from mjfast.datasets import EventFlag, EventKind as K
-from mjfast.replay import BotzoneJsonReader, BotzoneTextReader
+from mjfast.formats import botzone_json, botzone_text
+from mjfast.rules import rule_context
+
+CTX = rule_context("mcr", "botzone")
 
 
-def read_text(path, **kw):
-    chunks = list(BotzoneTextReader(path, **kw))
-    return chunks
+def read_text(path, chunk_deals=2000):
+    """The grammar's reader alone (the lexer's fallback reads what it leaves)."""
+    return list(botzone_text._GrammarReader(path, CTX, chunk_deals))
+
+
+def read_json(paths):
+    return list(botzone_json.read(paths, CTX))
 
 
 def _sample_lines() -> list[bytes]:
@@ -154,7 +161,7 @@ def test_text_over_long_line(tmp_path):
 
 # --- Botzone JSON ------------------------------------------------------------------------
 def test_json_samples_read():
-    (ch,) = list(BotzoneJsonReader(botzone_json_samples()))
+    (ch,) = read_json(botzone_json_samples())
     assert ch.n_in == 3 and len(ch.deals) == 3 and ch.quarantine == []
     ids = [d.deal_id for d in ch.deals]
     assert ids == [p.stem for p in botzone_json_samples()]
@@ -193,7 +200,7 @@ def test_json_corruptions(tmp_path):
             break
     unknown = tmp_path / "dddddddddddddddddddddddd.json"
     unknown.write_text(json.dumps(doc))
-    (ch,) = list(BotzoneJsonReader(files + [bad_json, junk, trunc, unknown]))
+    (ch,) = read_json(files + [bad_json, junk, trunc, unknown])
     assert ch.n_in == 7 and len(ch.deals) == 3
     reasons = {q["deal_id"]: q["reason"] for q in ch.quarantine}
     assert "invalid JSON" in reasons["aaaaaaaaaaaaaaaaaaaaaaaa"]
@@ -204,9 +211,9 @@ def test_json_corruptions(tmp_path):
 
 # --- the compiled lexer gives what the Python reader gives ---------------------------------
 def _same_as_python(path, chunk_deals=2000):
-    from mjfast.replay._lex_botzone_text import FastBotzoneTextReader, _merge
-    a = _merge(list(BotzoneTextReader(path, chunk_deals)), str(path))
-    b = _merge(list(FastBotzoneTextReader(path, chunk_deals)), str(path))
+    from mjfast.formats.botzone_text import _merge
+    a = _merge(read_text(path, chunk_deals), str(path))
+    b = _merge(list(botzone_text.read(path, CTX, chunk_deals=chunk_deals)), str(path))
     assert a.n_in == b.n_in
     qa = sorted((q["deal_id"] or "", q["line"] or 0, q["reason"]) for q in a.quarantine)
     qb = sorted((q["deal_id"] or "", q["line"] or 0, q["reason"]) for q in b.quarantine)

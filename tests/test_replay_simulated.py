@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mjfast import simulation
 from mjfast.datasets import Dataset, EventKind as K, events_from_arrow
 
-simulation = pytest.importorskip("mjfast.simulation")
 pytestmark = pytest.mark.slow          # the simulator's bots compile on a cold cache
 
 
@@ -25,7 +25,7 @@ def _sim_events(out):
 
 
 def test_botzone_text_of_simulated_deals_replays_to_the_same_events(simulated):
-    from mjfast.datasets._botzone_text import match_id
+    from mjfast.formats.botzone_text import match_id
     from mjfast.replay import replay
     texts = sorted(simulated.rglob("*.txt"))
     assert texts

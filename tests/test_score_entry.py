@@ -1,130 +1,102 @@
-"""The compiled single-hand entry points (mjfast.kernels._entry) agree with score_batch,
-and other @njit code can call them."""
+"""The compiled per-hand entry (``mjfast.kernels.score_row``: the linked scorer symbols)
+called from other compiled code agrees with score_batch, handles incomplete rows, and
+the scorers' machine code is not generated again in the caller."""
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
 
-from mjfast import random_hands  # noqa: E402
-from mjfast.kernels import _entry as E  # noqa: E402
-from mjfast.rules._profile import get_profile  # noqa: E402
-from mjfast.scoring import mcr, taiwan, tuidaohu  # noqa: E402
+from mjfast import random_hands
+from mjfast.kernels import (R_COUNTS, R_DEALER, R_DISCARDER, R_FLAGS, R_FLOWERS, R_LEGAL,
+                            R_MELDS, R_N_MELDS, R_PREVALENT, R_SEAT, R_STREAK,
+                            R_TABLE_DISCARDS, R_WIN, ROW_SIZE, X_NCOLS, X_WS_LEN, context_for,
+                            kernel,
+                            new_row, new_workspace, score_row)
+from mjfast.scoring import scorer_module
 
 N = 2000
 
 
-def _batch(rules: str, n: int, seed: int):
-    """The library's generator: every form, meld count and situation flag of the rule set."""
-    return random_hands(n, rules, "complete", seed=seed)
-
-
-def _score_batch(rules, variant, b):
-    if rules == "mcr":
-        return mcr.score_batch(b, variant=variant)
-    if rules == "taiwan":
-        return taiwan.score_batch(b, variant=variant)
-    return tuidaohu.score_batch(b, variant=variant)
-
-
-def _row_args(b, i):
-    return (b.counts[i].astype(np.int64), np.ascontiguousarray(b.melds[i], dtype=np.int8),
-            np.int64(b.n_melds[i]), np.int64(b.winning_tile[i]), np.int64(b.flags[i]),
-            np.int64(b.seat[i]), np.int64(b.prevalent[i]), np.int64(b.dealer[i]),
-            np.int64(b.discarder[i]), np.int64(b.streak[i]), np.int64(b.table_discards[i]),
-            np.int64(b.flowers[i]))
-
-
-@njit
-def _loop_entry(counts, melds, n_melds, win, flags, seat, prevalent, dealer, discarder, streak,
-                td, flowers, prof, ws, out, totals, legal):
-    """Calls the entry point from compiled code, one hand at a time."""
-    c = np.zeros(34, dtype=np.int64)
-    m = np.zeros((5, 4), dtype=np.int8)
+@kernel
+def _loop_rows(ctx, counts, melds, n_melds, win, flags, seat, prevalent, dealer, discarder,
+               streak, td, flowers, out, totals, legal):
+    """Calls the entry from compiled code, one hand at a time."""
+    ws = np.zeros(ctx[X_WS_LEN], dtype=np.int64)
+    row = np.zeros(ROW_SIZE, dtype=np.int64)
     for h in range(counts.shape[0]):
         for t in range(34):
-            c[t] = counts[h, t]
+            row[R_COUNTS + t] = counts[h, t]
         for j in range(5):
             for k in range(4):
-                m[j, k] = melds[h, j, k]
-        tot, ok = E.score_hand(c, m, np.int64(n_melds[h]), np.int64(win[h]),
-                               np.int64(flags[h]), np.int64(seat[h]), np.int64(prevalent[h]),
-                               np.int64(dealer[h]), np.int64(discarder[h]),
-                               np.int64(streak[h]), np.int64(td[h]), np.int64(flowers[h]),
-                               prof, ws, out[h])
-        totals[h] = tot
-        legal[h] = ok
+                row[R_MELDS + 4 * j + k] = melds[h, j, k]
+        row[R_N_MELDS] = n_melds[h]
+        row[R_WIN] = win[h]
+        row[R_FLAGS] = flags[h]
+        row[R_SEAT] = seat[h]
+        row[R_PREVALENT] = prevalent[h]
+        row[R_DEALER] = dealer[h]
+        row[R_DISCARDER] = discarder[h]
+        row[R_STREAK] = streak[h]
+        row[R_TABLE_DISCARDS] = td[h]
+        row[R_FLOWERS] = flowers[h]
+        totals[h] = score_row(ctx, ws, row, out[h])
+        legal[h] = row[R_LEGAL] != 0
 
 
 CASES = [("mcr", None), ("mcr", "botzone"), ("taiwan", None), ("tuidaohu", None),
          ("two_player", None)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules,variant", CASES)
-def test_entry_agrees_with_score_batch(rules, variant):
-    b = _batch(rules, N, seed=5)
-    ref = _score_batch(rules, variant, b)
-    prof = get_profile(rules, variant).kernel_args()
-    ws = E.workspace(prof)
-    ncols = ref.fan_counts.shape[1]
-    out = np.zeros((N, prof[0][1]), dtype=np.int64)
+def test_compiled_callers_agree_with_score_batch(rules, variant):
+    b = random_hands(N, rules, "complete", seed=5)
+    ref = scorer_module(rules).score_batch(b, variant=variant)
+    ctx = context_for(rules, variant)
+    ncols = int(ctx[X_NCOLS])
+    out = np.zeros((N, ncols), dtype=np.int64)
     totals = np.zeros(N, dtype=np.int64)
     legal = np.zeros(N, dtype=np.bool_)
-    _loop_entry(b.counts, b.melds, b.n_melds, b.winning_tile, b.flags, b.seat, b.prevalent,
-                b.dealer, b.discarder, b.streak, b.table_discards, b.flowers, prof, ws, out,
-                totals, legal)
+    _loop_rows(ctx, b.counts, b.melds, b.n_melds, b.winning_tile, b.flags, b.seat,
+               b.prevalent, b.dealer, b.discarder, b.streak, b.table_discards, b.flowers,
+               out, totals, legal)
     assert (ref.totals >= 0).mean() > 0.9
     np.testing.assert_array_equal(totals, ref.totals)
     np.testing.assert_array_equal(legal, ref.legal)
-    np.testing.assert_array_equal(out[:, :ncols], ref.fan_counts)
-    # the per-rule-set function, called from Python, on a few rows
-    fn = {"mcr": E.score_hand_mcr, "taiwan": E.score_hand_taiwan}.get(rules, E.score_hand_tuidaohu)
-    one = np.zeros(prof[0][1], dtype=np.int64)
-    for i in range(0, N, 97):
-        tot, ok = fn(*_row_args(b, i), prof, ws, one)
-        assert (tot, ok) == (ref.totals[i], ref.legal[i])
-        np.testing.assert_array_equal(one[:ncols], ref.fan_counts[i])
+    np.testing.assert_array_equal(out, ref.fan_counts)
 
 
-def test_entry_incomplete_hand():
-    prof = get_profile("mcr").kernel_args()
-    ws = E.workspace(prof)
-    c = np.zeros(34, dtype=np.int64)
-    c[0:9] = 1          # 123m 456m 789m 123p 45p: 14 tiles, no pair
-    c[9:14] = 1
-    out = np.ones(prof[0][1], dtype=np.int64)
-    z = np.int64(0)
-    melds = np.full((5, 4), -1, dtype=np.int8)
-    tot, ok = E.score_hand_mcr(c, melds, z, z, z, z, z, z, np.int64(-1), z, np.int64(-1), z,
-                               prof, ws, out)
-    assert tot == -1 and not ok and not out.any()
-    c[13] += 1          # 15 tiles: not a hand at all
-    tot, ok = E.score_hand_mcr(c, melds, z, z, z, z, z, z, np.int64(-1), z, np.int64(-1), z,
-                               prof, ws, out)
-    assert tot == -1 and not ok
+def test_incomplete_rows_score_nothing():
+    ctx = context_for("mcr")
+    ws = new_workspace(ctx)
+    row = new_row()
+    row[R_COUNTS:R_COUNTS + 14] = 1      # 123m 456m 789m 123p 45p: 14 tiles, no pair
+    row[R_MELDS:R_MELDS + 20:4] = -1
+    row[R_DISCARDER] = -1
+    row[R_TABLE_DISCARDS] = -1
+    fans = np.ones(int(ctx[X_NCOLS]), dtype=np.int64)
+    assert _score_one(ctx, ws, row, fans) == -1 and not fans.any() and row[R_LEGAL] == 0
+    row[R_COUNTS + 13] += 1               # 15 tiles: not a hand at all
+    assert _score_one(ctx, ws, row, fans) == -1
+    row[R_COUNTS + 13] = 5                # a fifth copy
+    assert _score_one(ctx, ws, row, fans) == -1
 
 
-def test_entry_does_not_compile_the_batch_kernels():
-    import subprocess
-    code = """
-import numpy as np
-from mjfast.kernels import _entry as E, _score_mcr, _score_taiwan, _score_tuidaohu
-from mjfast.rules._profile import get_profile
-prof = get_profile("mcr").kernel_args()
-c = np.zeros(34, dtype=np.int64); c[0:9] = 1; c[9:12] = 1; c[27] = 2
-z = np.int64(0)
-out = np.zeros(prof[0][1], dtype=np.int64)
-tot, ok = E.score_hand_mcr(c, np.full((5, 4), -1, np.int8), z, z, np.int64(1), z, z, z,
-                           np.int64(-1), z, np.int64(-1), z, prof, E.workspace(prof), out)
-assert tot > 0, tot
-for k in (_score_mcr.score_batch_kernel, _score_mcr.score_waits_kernel,
-          _score_taiwan.score_batch_kernel, _score_tuidaohu.score_batch_kernel):
-    assert not k.signatures, k
-print("ok")
-"""
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       cwd=str(Path(__file__).parent.parent))
-    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
+@kernel
+def _score_one(ctx, ws, row, fans):
+    return score_row(ctx, ws, row, fans)
+
+
+def test_a_caller_does_not_contain_the_scorers():
+    """The caller's machine code calls the scorer symbols; it does not hold their code."""
+    from numba import njit
+
+    @njit(cache=False)        # compiled here, not loaded: its IR can be read
+    def caller(ctx, ws, row, fans):
+        return score_row(ctx, ws, row, fans)
+
+    ctx = context_for("taiwan")
+    caller(ctx, new_workspace(ctx), new_row(), np.zeros(64, dtype=np.int64))
+    ir = caller.overloads[caller.signatures[0]].library.get_llvm_str()
+    assert "mjfast_score_mcr_" in ir and "mjfast_score_taiwan_" in ir
+    assert "score_one" not in ir and "divisions" not in ir

@@ -241,6 +241,7 @@ def test_two_player_waits_stay_in_the_tile_set():
 
 
 # ---- tables --------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_tables_cached_and_regenerated(tmp_path):
     """(The generation time is a benchmark: benchmarks/bench_first_run.py.)"""
     code = ("from mjfast.kernels._shanten_tables import get_tables; get_tables()")
@@ -255,6 +256,7 @@ def test_tables_cached_and_regenerated(tmp_path):
     assert np.load(victim).dtype in (np.int16, np.int64)       # a table again
 
 
+@pytest.mark.slow
 def test_cli_shanten_json_and_text():
     """``mjfast shanten "<hand>" [--json]`` as a user runs it."""
     def run(*args):

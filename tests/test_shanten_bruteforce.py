@@ -407,6 +407,7 @@ def test_complete_size_shanten_vs_bruteforce(rules, n_tiles):
         assert bad.size == 0, (FORM_NAMES[f], [hands[i].tolist() for i in bad[:3]])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules,n_tiles", CASES)
 def test_ready_hands_waits_are_completing_draws(rules, n_tiles):
     """Every wait of a ready hand completes it (decomposer), and nothing else does."""

@@ -13,9 +13,9 @@ import pytest
 
 import mjfast
 from mjfast.datasets import Dataset, EventKind as K, events_from_arrow
-from mjfast.datasets._jsonl import read_jsonl
+from mjfast.formats.jsonl import read_jsonl
 from mjfast.engine import Game, fold
-from mjfast.engine import _layout as EL
+from mjfast.engine import layout as EL
 from mjfast.hand import Hand, Meld, MeldKind, Situation
 from mjfast.rules.registry import get_rules
 from mjfast.simulation import simulate, tile_set
@@ -47,6 +47,7 @@ def _folded_before(ev, a, r, rules, deal):
     return g
 
 
+@pytest.mark.slow
 def test_tiles_accounted_and_no_fifth_copy(sim):
     rules, res = sim
     ev = res.events
@@ -107,6 +108,7 @@ def test_payments_balance(sim):
         assert (sum(g["final_scores"]) == 0) or rules == "two_player"
 
 
+@pytest.mark.slow
 def test_wins_rescored_by_the_scorer(sim):
     rules, res = sim
     ev = res.events
@@ -162,6 +164,7 @@ def test_wins_rescored_by_the_scorer(sim):
     assert checked > 0
 
 
+@pytest.mark.slow
 def test_same_seed_same_files_whatever_the_workers(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     kw = dict(deals=40, seed=3, jsonl=True, games_per_shard=1)

@@ -504,10 +504,6 @@ def test_eighth_flower_through_public_api():
 
 
 def test_hand_string_through_public_api():
-    try:
-        from mjfast.notation import parse_hand  # noqa: F401  (written in parallel)
-    except ImportError:
-        pytest.skip("mjfast.notation not available")
     res = mjfast.score("[123m,1]456m789p222s678s5m5m", rules="taiwan", self_drawn=True)
     assert res.total == 9 and res.settlement == {"E": 30, "S": -10, "W": -10, "N": -10}
     res = mjfast.score("[123m,1]456m789p222s678s5m5m", rules="taiwan", discarder=1)

@@ -185,10 +185,6 @@ def test_unknown_variant():
 
 
 def test_score_table_taiwan():
-    try:
-        from mjfast.notation import parse_batch  # noqa: F401  (written in parallel)
-    except ImportError:
-        pytest.skip("mjfast.notation not available")
     import polars as pl
     df = pl.DataFrame({"hand": ["[123m,1]456m789p222s678s5m5m", "123m456m789p222s678s5m5m",
                                 "123m456m789p222s678s5m9p"]})

@@ -9,12 +9,6 @@ import pytest
 import mjfast
 from mjfast.errors import RuleSetError
 
-pytest.importorskip("mjfast.notation")
-try:
-    from mjfast.notation import parse_hand  # noqa: F401
-except ImportError:  # pragma: no cover - notation not built yet
-    pytest.skip("mjfast.notation.parse_hand not available", allow_module_level=True)
-
 EXAMPLES = [
     # (string, rules, options, total, capped, multiplier, settlement)
     ("123456789m234m55m", "tuidaohu", dict(self_drawn=True), 9, 6, 32,
@@ -47,22 +41,15 @@ def test_two_player_string_with_pin_rejected():
 
 
 def test_score_table_tuidaohu():
-    pl = pytest.importorskip("polars")
+    import polars as pl
     df = pl.DataFrame({"hand": ["123456789m234m55m|EE1000", "11m33m55p77p99sPPEE", "123m"]})
-    try:
-        out = mjfast.score_table(df, rules="tuidaohu")
-    except (ImportError, AttributeError, NotImplementedError) as exc:  # parse_batch not built
-        pytest.skip(f"score_table not available: {exc}")
+    out = mjfast.score_table(df, rules="tuidaohu")
     assert out["total"].to_list() == [9, 5, None]
 
 
 def test_cli_score_json():
-    pytest.importorskip("typer")
     from typer.testing import CliRunner
-    try:
-        from mjfast.cli import app
-    except ImportError as exc:  # pragma: no cover
-        pytest.skip(f"CLI not available: {exc}")
+    from mjfast.cli import app
     res = CliRunner().invoke(app, ["score", "[EEEE][CCC]FFFPPNNP", "--rules", "two_player",
                                    "--tsumo", "--base", "100", "--json"])
     assert res.exit_code == 0, res.output

@@ -20,6 +20,10 @@ from ._highlow import (HIGH_LOW, HIGH_LOW_BETTER, HIGH_LOW_FANS, HIGH_LOW_SELF,
                        HIGH_LOW_STOOD, HIGH_LOW_TURN)
 from ._play import DISCARD_AGREEMENT, PLAY_BY_TURN, PLAY_STATS
 from ._compare import COMPARE, compare, side_by_side
+from ._seat import SEAT_ADVANTAGE, seat_advantage
+from ._fanvalue import FAN_VALUE, fan_value
+from ._samplesize import SAMPLE_SIZE, sample_size
+from ._answer import answer_text, study_answer
 from ._names import fan_names, join_names
 from ._sql import TABLE_NAMES, sql
 
@@ -36,4 +40,6 @@ __all__ = ["ANALYSES", "Analysis", "collect", "dataset_roots", "frames", "get_an
            "fan_frequency", "fan_cooccurrence", "expected_value", "payments", "high_low",
            "play_stats", "FAN_FREQUENCY", "FAN_COOCCURRENCE", "EV", "PAYMENTS", "HIGH_LOW",
            "HIGH_LOW_SELF", "HIGH_LOW_TURN", "HIGH_LOW_STOOD", "HIGH_LOW_BETTER",
-           "HIGH_LOW_FANS", "PLAY_STATS", "PLAY_BY_TURN", "DISCARD_AGREEMENT", "COMPARE"]
+           "HIGH_LOW_FANS", "PLAY_STATS", "PLAY_BY_TURN", "DISCARD_AGREEMENT", "COMPARE",
+           "SEAT_ADVANTAGE", "seat_advantage", "FAN_VALUE", "fan_value", "SAMPLE_SIZE",
+           "sample_size", "study_answer", "answer_text"]

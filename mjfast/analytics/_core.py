@@ -90,9 +90,14 @@ def dataset_roots(source) -> list[Dataset]:
 
 def frames(source, tables: Iterable[str]) -> dict[str, pl.LazyFrame]:
     """Lazy frames of ``tables`` from a dataset (a :class:`Dataset` or its folder) or from a
-    mapping of table name to frame (tables missing from a dataset are empty frames)."""
+    mapping of table name to frame (tables missing from a dataset are empty frames). The
+    rule contexts the data records (a mapping: under ``"rule_contexts"``; a mapping without
+    them keeps those in use, e.g. the frames of a dataset read by the caller) are put in use
+    for names and values (:mod:`._names`)."""
+    from ._names import merge_contexts, recorded_rules, use_contexts
     if isinstance(source, (str, os.PathLike, Dataset)):
         roots = dataset_roots(source)
+        use_contexts(recorded_rules(roots))
         out = {}
         for t in tables:
             scans = [ds.scan(t) for ds in roots if ds.files(t)] or [roots[0].scan(t)]
@@ -101,6 +106,8 @@ def frames(source, tables: Iterable[str]) -> dict[str, pl.LazyFrame]:
             out[t] = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
         return out
     if isinstance(source, Mapping):
+        if "rule_contexts" in source:       # else: the contexts of the data read before
+            use_contexts(merge_contexts([source["rule_contexts"]]))
         out = {}
         for t in tables:
             if t in source:

@@ -1,75 +1,106 @@
 """Expected value of a ready hand, and each player's net payment per deal.
 
-The winner's gain on a winning tile follows each rule set's settlement with its default
-parameters (the rule profile's ``[params]``), for a non-dealer winner:
+The winner's gain on a winning tile is what the rule set's settlement
+(:mod:`mjfast.scoring`'s settlement functions) pays a non-dealer winner, with the
+parameters of the variant the data was written under (its recorded rule context, never
+today's files): a discard by another non-dealer, or a self-draw.
 
-- MCR: on a discard ``(8 + F)`` from the discarder and ``8`` from each other player
-  (``F + 24``); on a self-draw ``3 x (8 + F)``; a wait under 8 points gains 0.
-- Taiwan: each payer pays ``base + unit x tai``: discard one payer, self-draw three.
-- Tuidaohu: ``base x 2^(min(fan, cap) - 1)``: discard one payer, self-draw three.
-- Two-player: the other player pays ``2^(min(fan, cap) - 1)`` either way (gross, before fee).
+- MCR (``settle_mcr``): on a discard ``F + 3 x seat_payment`` (the discarder pays
+  ``F + 8``, the two others ``8``); on a self-draw ``3 x (F + 8)``; a wait under the
+  minimum gains 0 (counted as not legal).
+- Taiwan (``settle_win``): each payer pays ``base + unit x tai``: discard one payer,
+  self-draw three.
+- Tuidaohu / two-player (``settle``, the win's part before chips and fee):
+  ``base x 2^(min(fan, cap) - 1)`` from each payer the policy names.
 
 A hand's EV is the mean gain over its winning tiles weighted by their live copies; a hand
 whose winning tiles are all dead has no EV (counted in ``hands`` but not ``hands_live``).
 """
 from __future__ import annotations
 
+import functools
+
 import polars as pl
 
-from ._core import Z95, Analysis, mean_sd, register, safe_div
-from ._names import settlement
+from ..rules import RuleContext
+from ._core import Z95, Analysis, collect, mean_sd, register, safe_div
+from ._names import contexts_of
 
 EV_KEYS = ("rules", "variant", "source", "form", "n_melds")
 PAY_KEYS = ("rules", "variant", "player", "seat", "dealer")
+MAX_TOTAL = 1024
+"""Totals priced per variant (0 .. MAX_TOTAL - 1): more than any hand scores."""
 
 
 def _w(field: str) -> pl.Expr:
     return pl.element().struct.field(field)
 
 
-def _mult(total: pl.Expr, cap: int) -> pl.Expr:
-    return (pl.when(total >= 1)
-            .then(pl.lit(2.0).pow(pl.min_horizontal(total, pl.lit(cap)).cast(pl.Float64) - 1.0))
-            .otherwise(0.0))
+def winner_gain(ctx: RuleContext, total: int, self_drawn: bool) -> int:
+    """What a non-dealer winner gains for a legal win of ``total`` under ``ctx``: a
+    self-draw, or a discard by another non-dealer (the settlement functions of
+    :mod:`mjfast.scoring`, with the context's parameters)."""
+    from ..scoring import mcr, taiwan, tuidaohu
+    from ..tiles import WIND_LETTERS
+    winner, discarder = 1, 2                  # South wins; West deals in; East deals
+    if ctx.rules == "mcr":
+        fw = ctx.params.get("false_win", (30, 10))
+        g = mcr.settle_mcr(total, True, winner, self_drawn, None if self_drawn else discarder,
+                           int(ctx.params.get("seat_payment", 8)), (int(fw[0]), int(fw[1])))
+        return int(g[WIND_LETTERS[winner]])
+    if ctx.rules == "taiwan":
+        g = taiwan.settle_win(total, winner, self_drawn=self_drawn,
+                              discarder=None if self_drawn else discarder, dealer=0,
+                              variant=ctx)
+        return int(g[WIND_LETTERS[winner]])
+    players = ctx.structure.players
+    winner, discarder = (1, 0) if players == 2 else (1, 2)
+    g = tuidaohu.settle(total, seat=winner, self_drawn=self_drawn,
+                        discarder=None if self_drawn else discarder, rules=ctx.rules,
+                        variant=ctx, base=int(ctx.params.get("base", 1)), dealer=0)
+    return int(g["win"][WIND_LETTERS[winner]])
 
 
-def _wait_sums(waits: pl.Expr) -> dict[str, pl.Expr]:
-    """Per hand: live copies, live legal copies and live-weighted fan sums, both ways."""
-    cap = int(settlement("tuidaohu", None).get("fan_cap", 6))
-    cap2 = int(settlement("two_player", None).get("fan_cap", cap))
+@functools.lru_cache(maxsize=32)
+def gain_table(ctx: RuleContext, self_drawn: bool) -> tuple[list[int], list[float]]:
+    """(totals, gains) of :func:`winner_gain` for every total below :data:`MAX_TOTAL`."""
+    totals = list(range(MAX_TOTAL))
+    return totals, [float(winner_gain(ctx, t, self_drawn)) for t in totals]
+
+
+def _wait_sums(waits: pl.Expr, ctx: RuleContext) -> dict[str, pl.Expr]:
+    """Per hand: live copies, live legal copies and live-weighted gains, both ways."""
     out = {"live": waits.list.eval(_w("live").cast(pl.Int64)).list.sum(),
            "waits_n": waits.list.len().cast(pl.Int64)}
-    for how, tot, leg in (("d", "total_discard", "legal_discard"),
-                          ("s", "total_self_drawn", "legal_self_drawn")):
+    for how, tot, leg, self_drawn in (("d", "total_discard", "legal_discard", False),
+                                      ("s", "total_self_drawn", "legal_self_drawn", True)):
+        old, new = gain_table(ctx, self_drawn)
         lv = _w("live").cast(pl.Float64) * _w(leg).fill_null(False).cast(pl.Float64)
-        f = _w(tot).cast(pl.Float64)
+        gain = _w(tot).replace_strict(old, new, default=None, return_dtype=pl.Float64)
         out[f"L{how}"] = waits.list.eval(lv).list.sum()
-        out[f"F{how}"] = waits.list.eval(lv * f).list.sum()
-        out[f"M{how}"] = waits.list.eval(lv * _mult(_w(tot), cap)).list.sum()
-        out[f"N{how}"] = waits.list.eval(lv * _mult(_w(tot), cap2)).list.sum()
+        out[f"G{how}"] = waits.list.eval(lv * gain).list.sum()
     return out
 
 
-def _gains(rules: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """Live-weighted gain sums on a discard and on a self-draw, by rule set."""
-    m = settlement("mcr", None)
-    seat = float(m.get("seat_payment", 8))
-    t = settlement("taiwan", None)
-    tb, tu = float(t.get("base", 0)), float(t.get("unit", 1))
-    d = settlement("tuidaohu", None)
-    db = float(d.get("base", 1))
-    c = pl.col
-    gd = (pl.when(rules == "mcr").then(c("Fd") + 3 * seat * c("Ld"))
-          .when(rules == "taiwan").then(tb * c("Ld") + tu * c("Fd"))
-          .when(rules == "tuidaohu").then(db * c("Md"))
-          .when(rules == "two_player").then(c("Nd"))
-          .otherwise(None))
-    gs = (pl.when(rules == "mcr").then(3 * (c("Fs") + seat * c("Ls")))
-          .when(rules == "taiwan").then(3 * (tb * c("Ls") + tu * c("Fs")))
-          .when(rules == "tuidaohu").then(3 * db * c("Ms"))
-          .when(rules == "two_player").then(c("Ns"))
-          .otherwise(None))
-    return gd, gs
+def priced(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Rows with ``waits`` (rules, variant and any other columns kept) with each way's
+    live legal copies ``Ld`` / ``Ls``, live-weighted gains ``Gd`` / ``Gs`` and the hand's
+    EV ``ev_d`` / ``ev_s`` (null without live copies), every variant priced by its own
+    recorded settlement (:func:`gain_table`)."""
+    pairs = collect(lf.select("rules", "variant").unique()).rows()
+    parts = []
+    for (rules, variant), ctx in sorted(contexts_of(pairs).items()):
+        r = lf.filter((pl.col("rules") == rules) & (pl.col("variant") == variant))
+        sums = _wait_sums(pl.col("waits"), ctx)
+        live = sums.pop("live")
+        sums.pop("waits_n")
+        r = r.with_columns(_live=live, **sums)
+        parts.append(r.with_columns(ev_d=safe_div(pl.col("Gd"), pl.col("_live")),
+                                    ev_s=safe_div(pl.col("Gs"), pl.col("_live"))).drop("_live"))
+    if not parts:
+        return lf.with_columns(Ld=pl.lit(0.0), Ls=pl.lit(0.0), Gd=pl.lit(0.0), Gs=pl.lit(0.0),
+                               ev_d=pl.lit(None, pl.Float64), ev_s=pl.lit(None, pl.Float64))
+    return pl.concat(parts, how="diagonal_relaxed")
 
 
 def ready_hands(hands: pl.LazyFrame, turns: pl.LazyFrame) -> pl.LazyFrame:
@@ -88,9 +119,21 @@ def ready_hands(hands: pl.LazyFrame, turns: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def ev_partial(hands: pl.LazyFrame, turns: pl.LazyFrame) -> pl.LazyFrame:
-    r = ready_hands(hands, turns).with_columns(**_wait_sums(pl.col("waits")))
-    gd, gs = _gains(pl.col("rules"))
-    r = r.with_columns(ev_d=safe_div(gd, pl.col("live")), ev_s=safe_div(gs, pl.col("live")))
+    """Per (rules, variant, source, form, n_melds): the EV sums, each variant priced by
+    its own recorded settlement (:func:`gain_table`)."""
+    ready = ready_hands(hands, turns)
+    pairs = collect(ready.select("rules", "variant").unique()).rows()
+    parts = []
+    for (rules, variant), ctx in sorted(contexts_of(pairs).items()):
+        r = ready.filter((pl.col("rules") == rules) & (pl.col("variant") == variant))
+        r = r.with_columns(**_wait_sums(pl.col("waits"), ctx))
+        parts.append(r.with_columns(ev_d=safe_div(pl.col("Gd"), pl.col("live")),
+                                    ev_s=safe_div(pl.col("Gs"), pl.col("live"))))
+    if not parts:
+        parts = [ready.with_columns(live=pl.lit(0, pl.Int64), waits_n=pl.lit(0, pl.Int64),
+                                    Ld=pl.lit(0.0), Ls=pl.lit(0.0),
+                                    ev_d=pl.lit(None, pl.Float64), ev_s=pl.lit(None, pl.Float64))]
+    r = pl.concat(parts, how="diagonal_relaxed")
     return r.group_by(*EV_KEYS).agg(
         pl.len().cast(pl.Int64).alias("hands"),
         (pl.col("live") > 0).sum().cast(pl.Int64).alias("hands_live"),

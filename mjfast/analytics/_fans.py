@@ -3,17 +3,23 @@
 
 A win counts when it is legal (``legal`` true or unknown): false wins (Botzone's declared
 wins under 8 points) hold no fans a player earned.
+
+A rule set's *base* fan, the plain-win item every ordinary win holds (rows keyed
+:data:`BASE_KEYS` in the rule files: Taiwan 胡牌 ``win_shape``, Tuidaohu and two-player
+和牌 ``win``), is kept in the fan table with ``base`` true; the co-occurrence ranking leaves
+it out (it comes with every fan).
 """
 from __future__ import annotations
 
 import polars as pl
 
 from ._core import Analysis, register, safe_div, wilson
-from ._names import join_names
+from ._names import fan_names, join_names
 
 KEYS = ("rules", "variant", "source", "fan_id")
 TOTAL = -1          # fan_id of the row that holds every win (the denominator)
 TOP = 10            # fans shown in the co-occurrence table
+BASE_KEYS = ("win_shape", "win")   # row keys of the plain-win items (held by every win)
 
 
 def _legal_wins(wins: pl.LazyFrame, hands: pl.LazyFrame | None = None) -> pl.LazyFrame:
@@ -66,12 +72,23 @@ def fan_finish(part: pl.DataFrame) -> pl.DataFrame:
                          ci_low=lo, ci_high=hi,
                          points_per_win=safe_div(pl.col("points"), pl.col("wins")),
                          points_share=safe_div(pl.col("points"), pl.col("all_points")))
-    df = join_names(df)
+    df = _mark_base(join_names(df))
     return df.select("name_zh", "wins", "name_en", "share", "ci_low", "ci_high", "rules",
                      "variant", "source", "fan_id", "name_ja", "n_wins", "count", "points",
-                     "points_per_win", "points_share").sort(
+                     "points_per_win", "points_share", "base").sort(
         ["rules", "variant", "source", "wins", "fan_id"],
         descending=[False, False, True, True, False], nulls_last=True)
+
+
+def _mark_base(df: pl.DataFrame, id_col: str = "fan_id", out: str = "base") -> pl.DataFrame:
+    """``out``: the fan is its partition's base fan (see the module docstring)."""
+    pairs = df.select("rules", "variant").unique().rows()
+    names = fan_names(pairs)
+    base = names.filter(pl.col("key").is_in(BASE_KEYS)).select(
+        "rules", "variant", pl.col("fan_id").alias(id_col), pl.lit(True).alias(out)).cast(
+        {"rules": df.schema["rules"], "variant": df.schema["variant"]})
+    return df.join(base, on=["rules", "variant", id_col], how="left",
+                   nulls_equal=True).with_columns(pl.col(out).fill_null(False))
 
 
 def pair_partial(wins: pl.LazyFrame, hands: pl.LazyFrame | None = None) -> pl.LazyFrame:
@@ -95,11 +112,14 @@ def pair_partial(wins: pl.LazyFrame, hands: pl.LazyFrame | None = None) -> pl.La
 
 
 def pair_finish(part: pl.DataFrame, top: int = TOP) -> pl.DataFrame:
-    """Pairs among each partition's ``top`` most frequent fans: wins holding both, their
-    share of all wins, P(b | a), P(a | b) and the lift P(a, b) / (P(a) P(b))."""
+    """Pairs among each partition's ``top`` most frequent fans (base fans aside): wins
+    holding both, their share of all wins, P(b | a), P(a | b) and the lift
+    P(a, b) / (P(a) P(b))."""
     keys = ["rules", "variant", "source"]
     n = part.filter(pl.col("fan_a") == TOTAL).select(*keys, pl.col("wins").alias("n_wins"))
-    single = part.filter((pl.col("fan_a") == pl.col("fan_b")) & (pl.col("fan_a") != TOTAL))
+    single = _mark_base(part.filter((pl.col("fan_a") == pl.col("fan_b"))
+                                    & (pl.col("fan_a") != TOTAL)), "fan_a").filter(
+        ~pl.col("base")).drop("base")
     ranked = single.sort(["wins", "fan_a"], descending=[True, False]).with_columns(
         pl.col("wins").cum_count().over(keys).alias("rank"))
     chosen = ranked.filter(pl.col("rank") <= top)

@@ -64,6 +64,11 @@ def play_finish(part: pl.DataFrame) -> pl.DataFrame:
                    c("win_turn_n"))
     lo, hi = wilson(c("wins"), c("player_deals"))
     df = df.with_columns(mean_win_turn=m, win_turn_sd=s, win_rate_low=lo, win_rate_high=hi)
+    for rate, k, n in (("self_draw_rate", "self_draws", "player_deals"),
+                       ("deal_in_rate", "deal_ins", "player_deals"),
+                       ("draw_rate", "draws", "deals")):
+        lo, hi = wilson(c(k), c(n))      # Wilson 95% interval of each rate
+        df = df.with_columns(lo.alias(f"{rate}_low"), hi.alias(f"{rate}_high"))
     first = ["rules", "variant", "deals", "draw_rate", "win_rate", "self_draw_rate",
              "deal_in_rate", "mean_win_turn"]
     return df.select(first + [x for x in df.columns if x not in first]).sort(

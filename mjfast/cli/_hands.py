@@ -90,11 +90,13 @@ def score(text: str = typer.Argument(..., help="A complete hand."),
           situation: dict = None):
     """Score a complete hand: fans, total, legality and each seat's gain or loss."""
     from ..notation import parse_hand
+    from ..rules import rule_context
     from ..scoring import score as score_hand
     try:
         params = {k: v for k, v in dict(base=base, unit=unit, fee=fee, chips=chips).items() if v is not None}
-        hand = parse_hand(text, rules=rules, **situation)
-        result = score_hand(hand, rules=hand.rules, variant=variant, **params)
+        ctx = rule_context(rules, variant)             # resolved once, here at the edge
+        hand = parse_hand(text, rules=ctx.rules, **situation)
+        result = score_hand(hand, rules=ctx.rules, variant=ctx, **params)
     except MjfastError as exc:
         _fail(exc, as_json)
     d = result.to_dict()
@@ -114,12 +116,14 @@ def score_waits_cmd(text: str = typer.Argument(..., help="A ready (waiting) hand
     """Score every winning tile of a ready hand, on a discard and on a self-draw (the
     self-drawn / discarder options are set per wait and ignored here)."""
     from ..notation import parse_hand
+    from ..rules import rule_context
     from ..scoring import score_waits
     try:
         situation.pop("self_drawn", None)
         situation.pop("discarder", None)
-        hand = parse_hand(text, rules=rules, **situation)
-        rows = score_waits(hand, rules=hand.rules, variant=variant)
+        ctx = rule_context(rules, variant)             # resolved once, here at the edge
+        hand = parse_hand(text, rules=ctx.rules, **situation)
+        rows = score_waits(hand, rules=ctx.rules, variant=ctx)
     except MjfastError as exc:
         _fail(exc, as_json)
     if as_json:

@@ -1,6 +1,7 @@
-"""CLI: ``mjfast run`` (the main job), ``mjfast hands``, ``mjfast study``.
+"""CLI: ``mjfast run`` (the main job), ``mjfast hands``, ``mjfast study``, and what every
+job command shares (``simulate`` and ``replay`` too: options, progress, exit codes).
 
-Exit codes (the same for the three commands):
+Exit codes (the same for every job command):
 
 - 0: finished, every input row in an output table;
 - 1: finished, some input rows quarantined (the dataset is complete and consistent;
@@ -120,10 +121,19 @@ def _load_job(build):
 
 
 def _run_and_exit(job, out: str, workers, dask: bool, scheduler, quiet: bool,
-                  json_out: bool, label: str, t0: float) -> None:
-    """Run ``job``, print its summary and exit with the job's code (``hands``, ``study``)."""
+                  json_out: bool, label: str, t0: float, extra=None) -> None:
+    """Run ``job``, print its summary and exit with the job's code (``hands``, ``study``,
+    ``simulate``, ``replay``). ``extra(summary)``: the command's own ``line`` (printed
+    after the summary) and ``json`` (merged into the JSON summary)."""
     summary, code = _execute(job, out, workers, dask, scheduler, quiet or json_out, label)
-    _print_summary(summary, time.perf_counter() - t0, json_out)
+    seconds = time.perf_counter() - t0
+    more = extra(summary) if extra is not None else {}
+    if json_out:
+        _print_json({**_summary_dict(summary, seconds), **more.get("json", {})})
+    else:
+        _print_summary(summary, seconds, False)
+        if more.get("line"):
+            typer.echo(more["line"])
     raise typer.Exit(code)
 
 
@@ -199,13 +209,13 @@ def run_command(
     under each MCR variant, a small simulation of each rule set, a ready-hand sample),
     written to ./mjfast-out/ with its report, and a summary printed."""
     from pathlib import Path
+
+    from ..errors import MjfastError
     t0 = time.perf_counter()
 
     def build():
         from ..pipelines import study
-        from ..pipelines._run import available_sources
-        return study.job_from_spec(spec, default="run",
-                                   **({} if spec else {"sources": available_sources()}))
+        return study.job_from_spec(spec, default="run")
     job = _load_job(build)
     if not quiet and not json_out:
         typer.echo(f"mjfast run: {len(job.shards)} shards -> {out}/ "
@@ -218,9 +228,10 @@ def run_command(
             from ..report import build_report
             rep = build_report(out)
             page = rep.write(Path(out) / "report")
-        except Exception as exc:  # noqa: BLE001  (the dataset stands without its report)
+        except (MjfastError, OSError) as exc:   # the dataset stands without its report
             typer.echo(f"report not written: {type(exc).__name__}: {exc}", err=True)
             rep = None
+            code = max(code, EXIT_SHARDS_FAILED)
     seconds = time.perf_counter() - t0
     if json_out:
         d = _summary_dict(summary, seconds)

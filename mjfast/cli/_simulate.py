@@ -1,18 +1,22 @@
-"""CLI: ``mjfast simulate`` (engine + bots -> events, deals, games, wins)."""
+"""CLI: ``mjfast simulate`` (engine + bots -> events, deals, games, wins), a job of the one
+runner: same folder layout, resume, executors and exit codes as ``mjfast hands``."""
 from __future__ import annotations
 
-import sys
+import time
 from typing import Optional
 
 import typer
 
-from ._app import RULES_HELP, _fail, _print_json, app
+from ._app import RULES_HELP, app
+from ._pipelines import _DASK, _JSON, _QUIET, _SCHEDULER, _WORKERS, _load_job, _run_and_exit
 
 
 @app.command("simulate")
 def simulate_command(
     rules: str = typer.Option("mcr", "--rules", help=RULES_HELP),
-    variant: Optional[str] = typer.Option(None, "--variant", help="Rule variant (e.g. botzone)."),
+    variant: Optional[str] = typer.Option(None, "--variant",
+                                          help="Rule variant: a name (e.g. botzone) or a "
+                                               ".toml file (default: the base tables)."),
     bots: str = typer.Option("efficiency", "--bots",
                              help="One bot or one per player, comma-separated: efficiency, "
                                   "value, or cmd:<command> (an external Botzone-protocol bot)."),
@@ -34,46 +38,26 @@ def simulate_command(
     chips: Optional[int] = typer.Option(None, "--chips",
                                         help="Two-player: chips each player brings (pays at "
                                              "most his stack; the game ends when one is spent)."),
-    workers: int = typer.Option(1, "--workers", help="Worker processes."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
-    json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    games_per_shard: int = typer.Option(64, "--games-per-shard",
+                                        help="Whole games per shard (one task, one file per table)."),
+    workers: Optional[int] = _WORKERS, dask: bool = _DASK, scheduler: Optional[str] = _SCHEDULER,
+    quiet: bool = _QUIET, json_out: bool = _JSON,
 ) -> None:
     """Simulate deals with bots and write the events, deals, games and wins tables."""
-    from ..errors import MjfastError
-    from ..simulation import simulate
-    dup = (permutations or True) if duplicate else None
-    progress = None
-    bar = None
-    if not quiet and not json_out:
-        if sys.stderr.isatty():
-            from rich.progress import Progress
-            bar = Progress(transient=False)
-            task = bar.add_task("simulate", total=None)
-            bar.start()
+    t0 = time.perf_counter()
 
-            def progress(done, total, n_deals):
-                bar.update(task, completed=done, total=total,
-                           description=f"simulate: {n_deals} deals")
-        else:
-            def progress(done, total, n_deals):
-                typer.echo(f"shard {done}/{total}: {n_deals} deals", err=True)
-    try:
-        res = simulate(rules, bots, deals, seed, variant=variant, wall=wall, duplicate=dup,
-                       out=out, jsonl=jsonl, botzone_text=botzone_text, workers=workers,
-                       chips=chips, progress=progress)
-    except MjfastError as exc:
-        if bar is not None:
-            bar.stop()
-        _fail(exc, json_out)
-        return
-    if bar is not None:
-        bar.stop()
-    from ..datasets import Dataset
-    summary = {"out": res.path, "deals": res.n_deals, "errors": len(res.errors),
-               "tables": Dataset(res.path).row_counts()}
-    if json_out:
-        _print_json(summary)
-    else:
-        typer.echo(f"{summary['deals']} deals, tables {summary['tables']}"
-                   + (f", {summary['errors']} engine errors" if res.errors else "")
-                   + f"  -> {res.path}")
+    def build():
+        from ..rules import rule_context
+        from ..simulation import simulate_job
+        ctx = rule_context(rules, variant)
+        return simulate_job([ctx], bots, deals, seed, wall=wall,
+                            duplicate=(permutations or True) if duplicate else None,
+                            games_per_shard=games_per_shard, chips=chips, jsonl=jsonl,
+                            botzone_text=botzone_text)
+    job = _load_job(build)
+
+    def extra(summary) -> dict:
+        errors = [e for m in summary.manifest["shards"].values() for e in m.get("errors", [])]
+        return {"line": (f"  {len(errors)} deals stopped by the engine (see the done markers)"
+                         if errors else None), "json": {"engine_errors": len(errors)}}
+    _run_and_exit(job, out, workers, dask, scheduler, quiet, json_out, "simulate", t0, extra)

@@ -11,6 +11,9 @@ Conventions shared by all tables:
   stored); ``scores``: list of one int per player (gain +, payment -).
 - ``rules`` (mcr, taiwan, tuidaohu, two_player) and ``variant`` (``default`` when none) are
   Hive partition keys (``rules=mcr/variant=botzone/``), not columns inside the files.
+- ``source`` (``deals``, ``wins``, ``turns``, ``hands``): what produced the row --
+  ``replay`` (a log replayed), ``simulate`` (a simulated deal) or ``hands`` (the hands
+  job), so one dataset can hold, and an analysis tell apart, every source of a study.
 """
 from __future__ import annotations
 
@@ -47,7 +50,8 @@ TABLES: dict[str, pa.Schema] = {
     # one row per deal: its starting state and its outcome
     "deals": _s(("deal_id", pa.string(), False), ("game_id", pa.string()),
                 ("deal_index", pa.int16()),       # position of the deal in its game
-                ("source", pa.string()),          # log file, or "simulate"
+                ("source", pa.string()),          # replay / simulate
+                ("log_file", pa.string()),        # the replayed log file (null: simulated)
                 ("seed", pa.uint64()), ("prevalent", pa.int8()), ("dealer", pa.int8()),
                 ("streak", pa.int16()), ("seats", TILES),          # seat wind by player
                 ("start_scores", SCORES), ("wall", TILES),         # wall in draw order
@@ -72,7 +76,8 @@ TABLES: dict[str, pa.Schema] = {
                ("self_drawn", pa.bool_()), ("discarder", pa.int8()), ("tile", pa.int8()),
                ("flags", pa.uint16()),           # the scorer's situation flag bits
                ("total", pa.int32()), ("legal", pa.bool_()), ("logged_total", pa.int32()),
-               ("fans", FANS), ("scores", SCORES), ("logged_scores", SCORES)),
+               ("fans", FANS), ("scores", SCORES), ("logged_scores", SCORES),
+               ("source", pa.string())),          # replay / simulate
     # one row per discard decision
     "turns": _s(("deal_id", pa.string(), False), ("step", pa.int32()), ("player", pa.int8()),
                 ("turn", pa.int16()),             # the player's n-th discard, from 1
@@ -81,7 +86,8 @@ TABLES: dict[str, pa.Schema] = {
                 ("discard", pa.int8()), ("shanten_after", pa.int8()),
                 ("effective", TILES),             # tiles that lower the 13-tile shanten
                 ("effective_live", pa.int16()),   # their live copies, what the player can know
-                ("waits", WAITS)),                # ready after the discard: every wait scored
+                ("waits", WAITS),                 # ready after the discard: every wait scored
+                ("source", pa.string())),         # replay
     # one row per possible discard at each decision (opt-in)
     "candidates": _s(("deal_id", pa.string(), False), ("step", pa.int32()),
                      ("player", pa.int8()), ("discard", pa.int8()), ("chosen", pa.bool_()),
@@ -107,7 +113,8 @@ TABLES: dict[str, pa.Schema] = {
     "hands": _s(("hand_id", pa.int64(), False), ("hand", pa.string()), ("form", pa.int8()),
                 ("n_melds", pa.int8()), ("shanten", pa.int8()), ("waits", WAITS),
                 ("total", pa.int32()), ("legal", pa.bool_()), ("fans", FANS),
-                ("error", pa.dictionary(pa.int32(), pa.string()))),
+                ("error", pa.dictionary(pa.int32(), pa.string())),
+                ("source", pa.string())),         # hands
 }
 
 

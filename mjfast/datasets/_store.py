@@ -126,14 +126,16 @@ class Dataset:
     def write_manifest(self, meta: dict[str, Any]) -> dict[str, Any]:
         """Write ``manifest.json``: ``meta`` (job, seed, inputs with hashes, rule-file
         hashes, code version...) plus the row count of every table, summed over the files
-        on disk. Deterministic (sorted keys, no timestamps)."""
-        from .. import __version__
+        on disk. Deterministic (sorted keys, no timestamps): a manifest whose content is
+        already on disk is not written again."""
+        from .._version import __version__
         manifest = {"format": "mjfast-dataset/1", "mjfast_version": __version__, **meta,
                     "tables": self.row_counts(),
                     "shards": self.done_shards()}
-        atomic_write_bytes(self.path / "manifest.json",
-                           json.dumps(manifest, sort_keys=True, indent=1,
-                                      ensure_ascii=False).encode())
+        data = json.dumps(manifest, sort_keys=True, indent=1, ensure_ascii=False).encode()
+        path = self.path / "manifest.json"
+        if not (path.is_file() and path.read_bytes() == data):
+            atomic_write_bytes(path, data)
         return manifest
 
     def manifest(self) -> dict[str, Any]:

@@ -10,11 +10,17 @@ Compiled (Numba, callable from other kernels): ``init_state``, ``apply``, ``win_
 """
 from __future__ import annotations
 
-from . import _layout as layout
+from . import layout
 from ._game import Action, EngineError, Game, error_message, fold
-from ._layout import ERROR_MESSAGES, STATE_SIZE
+from .layout import ERROR_MESSAGES, STATE_SIZE
 from ._score import fan_table, make_context
 from ._structure import GameStructure
 
 __all__ = ["Action", "EngineError", "ERROR_MESSAGES", "Game", "GameStructure", "STATE_SIZE", "error_message",
            "fan_table", "fold", "layout", "make_context"]
+
+# the game structure's constants the simulator's driver reads (mjfast.engine._structure)
+from ._structure import (END_ERROR, END_NAMES, G_END, GAME_LENGTH, MODE_WINDS,  # noqa: E402
+                         MODES, WINDS_CAP)
+
+__all__ += ["END_ERROR", "END_NAMES", "G_END", "GAME_LENGTH", "MODE_WINDS", "MODES", "WINDS_CAP"]

@@ -2,25 +2,25 @@
 evaluation, legal actions, claim resolution and the forced next event (``auto_step``).
 
 All functions are Numba ``njit`` and take the state ``S`` (int32[STATE_SIZE], layout in
-:mod:`mjfast.engine._layout`) and the scoring context ``ctx`` (:func:`make_context`).
+:mod:`mjfast.engine.layout`) and the scoring context ``ctx`` (:func:`make_context`).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..datasets._events import (K_DEAL, K_DRAW, K_FLOWER, K_DISCARD, K_CHOW, K_PUNG,
+from ..datasets import (K_DEAL, K_DRAW, K_FLOWER, K_DISCARD, K_CHOW, K_PUNG,
                                 K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED,
                                 K_CLAIM_LOST, K_WIN_PASSED, K_WIN, K_EXHAUSTIVE_DRAW,
                                 K_KONG_PAYMENT, K_DEALER_CHANGE, EF_REPLACEMENT,
                                 EF_ROBBING, EF_FALSE_WIN, EF_HIDDEN, EF_LAST_TILE,
                                 EF_INSTANT)
 from ..kernels import kernel
-from ._layout import *  # noqa: F401,F403  (offsets and codes are compile-time constants)
-from ._layout import (ACT_FIELDS, ACT_PASS, E_BAD_MELD, E_CHOW_LEFT, E_DEAL, E_DEALER,
+from .layout import *  # noqa: F401,F403  (offsets and codes are compile-time constants)
+from .layout import (ACT_FIELDS, ACT_PASS, E_BAD_MELD, E_CHOW_LEFT, E_DEAL, E_DEALER,
                       E_ENDED, E_FIFTH, E_FLOWER, E_HEAD_BUMP, E_KIND, E_KONG,
                       E_KONG_PAYMENT, E_MELDS, E_MISSED_WIN, E_NO_CHOW, E_NO_DISCARD,
                       E_NOT_COMPLETE, E_NOT_EXHAUSTED, E_NOT_HELD, E_PHASE, E_PLAYER,
-                      E_RIVER, E_TARGET, E_TILE, E_WALL, H_BACK, H_CALLS, H_CHOW,
+                      E_RIVER, E_TARGET, E_TILE, E_WALL, H_BACK, H_CALLS, H_CAP, H_CAP_ON, H_CHOW,
                       H_DEAD, H_DEALER, H_DEALER_DONE, H_DEALT, H_DRAWN, H_DRAWS,
                       H_ENDED, H_FIRST_DONE, H_FLOWER_MASK, H_FLOWER_ROB, H_FLOWERS,
                       H_FRONT, H_HAND, H_HELD_FL, H_KONG_FLAG, H_LAST_DRAW, H_LAST_FLAGS,
@@ -37,12 +37,17 @@ from ._layout import (ACT_FIELDS, ACT_PASS, E_BAD_MELD, E_CHOW_LEFT, E_DEAL, E_D
                       STATE_SIZE, VISIBLE, W_FANS, W_FLAGS, W_FROM, W_LEGAL, W_PLAYER,
                       W_SCORES, W_TILE, W_TOTAL, WALL, WALL_BOTZONE, WIN_FIELDS, WINS,
                       MAX_FANS)
-from ._score import (C_CHOW, C_DEAD, C_DEALER_REPEAT, C_EIGHT_FL_ID, C_FLOWERS, C_FORM_MASK,
-                     C_HAND, C_KIND_MASK, C_SEVEN_FL_ID,
-                     C_MISSED_RULE, C_MULTI_RON, C_PLAYERS, C_RULES, C_WALL_SIZE,
-                     F_FIRST_TURN, F_FOURTH_TILE, F_KONG_REPLACEMENT, F_LAST_TILE,
-                     F_ROBBING_KONG, F_SELF_DRAWN, score_hand, settle_flower_win,
-                     settle_kong_in_deal, settle_win_in_deal)
+from ..kernels import maybe_complete as _maybe_complete
+from ..kernels import (R_COUNTS, R_DEALER, R_DISCARDER, R_FLAGS, R_FLOWERS, R_MELDS,
+                       R_N_MELDS, R_PREVALENT, R_SEAT, R_STREAK, R_TABLE_DISCARDS, R_WIN,
+                       ROW_SIZE)
+from ..kernels import (C_CHOW, C_DEAD, C_DEALER_REPEAT, C_EIGHT_FL_ID, C_FLOWERS,
+                       C_FORM_MASK, C_HAND, C_KIND_MASK, C_MISSED_RULE, C_MULTI_RON,
+                       C_PLAYERS, C_RULES, C_SEVEN_FL_ID, C_WALL_SIZE, settle_flower_win)
+from ..hand import (FIRST_TURN as F_FIRST_TURN, FOURTH_TILE as F_FOURTH_TILE,
+                    KONG_REPLACEMENT as F_KONG_REPLACEMENT, LAST_TILE as F_LAST_TILE,
+                    ROBBING_KONG as F_ROBBING_KONG, SELF_DRAWN as F_SELF_DRAWN)
+from ._score import score_hand, settle_kong_in_deal, settle_win_in_deal
 
 
 
@@ -92,6 +97,15 @@ def init_state(S, ctx, dealer, prevalent, streak, seats, wall, wall_mode):
     S[H_WIN_TILE] = -1
     S[H_WIN_FROM] = -1
     S[H_FLOWER_ROB] = -1
+
+
+@kernel
+def set_caps(S, caps):
+    """This deal's chip caps (``caps`` int64[5]: on, then one cap per player; see
+    ``deal_caps``) into the deal state, after :func:`init_state`."""
+    S[H_CAP_ON] = caps[0]
+    for q in range(4):
+        S[H_CAP + q] = caps[1 + q] if caps[0] != 0 else 0
 
 
 @kernel
@@ -261,67 +275,9 @@ def situation_flags(S, p, tile, self_drawn, robbing):
 
 
 @kernel
-def _sets_only(c, off, tmp):
-    """The suit ``c[off:off+9]`` splits into sets (chows and pungs)."""
-    for i in range(9):
-        tmp[i] = c[off + i]
-    for i in range(9):
-        k = tmp[i] % 3
-        if k:
-            if i > 6 or tmp[i + 1] < k or tmp[i + 2] < k:
-                return False
-            tmp[i + 1] -= k
-            tmp[i + 2] -= k
-    return True
-
-
-@kernel
-def _regular_ok(c, tmp):
-    """``c`` (34 counts, a complete-size hand) is sets and one pair."""
-    pair_suit = -1
-    for t in range(27, 34):
-        r = c[t] % 3
-        if r == 1:
-            return False
-        if r == 2:
-            if pair_suit >= 0:
-                return False
-            pair_suit = 3
-    for s in range(3):
-        tot = 0
-        for i in range(9):
-            tot += c[9 * s + i]
-        r = tot % 3
-        if r == 1:
-            return False
-        if r == 2:
-            if pair_suit >= 0:
-                return False
-            pair_suit = s
-    for s in range(3):
-        if s != pair_suit:
-            if not _sets_only(c, 9 * s, tmp):
-                return False
-    if pair_suit == 3:
-        return True
-    if pair_suit < 0:
-        return False
-    off = 9 * pair_suit
-    for i in range(9):
-        if c[off + i] >= 2:
-            c[off + i] -= 2
-            ok = _sets_only(c, off, tmp)
-            c[off + i] += 2
-            if ok:
-                return True
-    return False
-
-
-@kernel
 def maybe_complete(c, nm, form_mask):
-    """A cheap necessary test that ``c`` (concealed counts with the winning tile) is a
-    complete hand of some form in ``form_mask``; exact for the regular form and seven
-    pairs, a presence test for MCR's special forms (the scorer decides those)."""
+    """The cheap completeness test of ``mjfast.kernels`` (exact for the regular form and
+    the pairs forms, a presence test for MCR's special forms) with its own scratch."""
     tmp = np.empty(9, dtype=np.int64)
     return _maybe_complete(c, nm, form_mask, tmp)
 
@@ -351,52 +307,6 @@ def could_win_p(S, P, p, tile, self_drawn):
 
 
 @kernel
-def _maybe_complete(c, nm, form_mask, tmp):
-    if _regular_ok(c, tmp):
-        return True
-    if nm == 0:
-        odd = 0
-        odd3 = 0
-        mx = 0
-        for t in range(34):
-            if c[t] % 2 == 1:
-                odd += 1
-                if c[t] == 3:
-                    odd3 += 1
-            if c[t] > mx:
-                mx = c[t]
-        if (form_mask >> 1) & 1 and odd == 0:
-            return True
-        if (form_mask >> 5) & 1 and odd == 1 and odd3 == 1:
-            return True
-        if (form_mask >> 3) & 1 and mx == 1:
-            return True
-        if (form_mask >> 2) & 1:
-            allk = True
-            for t in range(27, 34):
-                if c[t] == 0:
-                    allk = False
-            for s in range(3):
-                if c[9 * s] == 0 or c[9 * s + 8] == 0:
-                    allk = False
-            if allk:
-                return True
-    if (form_mask >> 4) & 1 and nm <= 1:
-        for a in range(3):
-            for b in range(3):
-                if b == a:
-                    continue
-                d = 3 - a - b
-                ok = True
-                for k in range(3):
-                    if c[0 + a + 3 * k] == 0 or c[9 + b + 3 * k] == 0 or c[18 + d + 3 * k] == 0:
-                        ok = False
-                if ok:
-                    return True
-    return False
-
-
-@kernel
 def win_value(S, ctx, p, tile, self_drawn, robbing, out_fans):
     """Score a win by ``p`` on ``tile`` (self-drawn: the tile is already in the hand;
     otherwise the discard / robbed tile is added). Writes fan counts by fan id into
@@ -411,32 +321,35 @@ def win_value(S, ctx, p, tile, self_drawn, robbing, out_fans):
         for f in range(out_fans.shape[0]):
             out_fans[f] = 0
         return -1, False, situation_flags(S, p, tile, self_drawn, robbing)
-    c = np.zeros(34, dtype=np.int64)
+    row = np.zeros(ROW_SIZE, dtype=np.int64)
     for t in range(34):
-        c[t] = S[HAND + 34 * p + t]
-    if tile < 0 or tile >= 34:
-        return -1, False, 0
+        row[R_COUNTS + t] = S[HAND + 34 * p + t]
     if not self_drawn:
-        c[tile] += 1
-    if c[tile] <= 0 or c[tile] > 4:
-        return -1, False, 0
+        row[R_COUNTS + tile] += 1
     nm = S[H_NMELDS + p]
-    melds = np.zeros((5, 4), dtype=np.int8)
     for j in range(nm):
         m = _meld_at(p, j)
-        melds[j, 0] = S[m + M_KIND]
-        melds[j, 1] = S[m + M_TILE]
-        melds[j, 2] = S[m + M_FLAGS] & (MELD_CONCEALED | MELD_ADDED)
-        melds[j, 3] = S[m + M_CLAIMED]
+        row[R_MELDS + 4 * j] = S[m + M_KIND]
+        row[R_MELDS + 4 * j + 1] = S[m + M_TILE]
+        row[R_MELDS + 4 * j + 2] = S[m + M_FLAGS] & (MELD_CONCEALED | MELD_ADDED)
+        row[R_MELDS + 4 * j + 3] = S[m + M_CLAIMED]
+    for j in range(nm, 5):
+        row[R_MELDS + 4 * j] = -1
     fl = situation_flags(S, p, tile, self_drawn, robbing)
-    dealer_seat = S[H_SEATS + S[H_DEALER]]
     disc = -1
     if not self_drawn and S[H_LAST_PLAYER] >= 0:
         disc = S[H_SEATS + S[H_LAST_PLAYER]]
-    td = S[H_N_DISCARDS] if S[H_RULES] == RULES_TAIWAN else -1
-    total, legal = score_hand(ctx, c, tile, melds, nm, S[H_NFLOWERS + p], fl,
-                              S[H_SEATS + p], S[H_PREVALENT], dealer_seat, disc,
-                              S[H_STREAK], td, out_fans)
+    row[R_N_MELDS] = nm
+    row[R_WIN] = tile
+    row[R_FLAGS] = fl
+    row[R_SEAT] = S[H_SEATS + p]
+    row[R_PREVALENT] = S[H_PREVALENT]
+    row[R_DEALER] = S[H_SEATS + S[H_DEALER]]
+    row[R_DISCARDER] = disc
+    row[R_STREAK] = S[H_STREAK]
+    row[R_TABLE_DISCARDS] = S[H_N_DISCARDS] if S[H_RULES] == RULES_TAIWAN else -1
+    row[R_FLOWERS] = S[H_NFLOWERS + p]
+    total, legal = score_hand(ctx, row, out_fans)
     return total, legal, fl
 
 
@@ -453,7 +366,7 @@ def _record_win(S, ctx, p, tile, frm, total, legal, flags, fans, instant_payer, 
     base = WINS + w * WIN_FIELDS
     pay = np.zeros(4, dtype=np.int64)
     if instant:
-        total = settle_flower_win(ctx, p, instant_payer, pay)
+        total = settle_flower_win(ctx[0], p, instant_payer, pay)
         legal = True
     else:
         settle_win_in_deal(S, ctx, p, frm < 0, frm, total, legal, S[H_DEALER], S[H_STREAK], pay)

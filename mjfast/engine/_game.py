@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from ..datasets._events import EventBuilder, EventFlag, EventKind, Events
+from ..datasets import EventBuilder, EventFlag, EventKind, Events
 from ..errors import InputError
-from . import _layout as L
-from ._core import apply as _apply, init_state as _init, win_value as _win_value
-from ._play import auto_step as _auto, legal_actions as _legal, resolve_claims as _resolve
+from . import layout as L
+from .compiled import apply as _apply, init_state as _init, win_value as _win_value
+from .compiled import auto_step as _auto, legal_actions as _legal, resolve_claims as _resolve
+from ..kernels import C_PLAYERS, C_WALL_SIZE
 from . import _score as _S
 from ._score import fan_table, make_context
 from ._structure import GameStructure
@@ -65,7 +66,7 @@ class Game:
         self.rules = get_rules(rules).name
         self.variant = variant
         self.ctx = make_context(self.rules, variant)
-        self.players = int(self.ctx[0][_S.C_PLAYERS])
+        self.players = int(self.ctx[0][C_PLAYERS])
         self.structure = structure
         if structure is not None:
             if structure.ended:
@@ -78,15 +79,20 @@ class Game:
             if len(chips) != self.players or any(int(c) < 0 for c in chips):
                 raise EngineError(f"chips={list(chips)!r}"[:80], None,
                                   f"one non-negative cap per player ({self.players})")
-            _S.set_chips(self.ctx[0], [int(c) for c in chips])
+            chips = [int(c) for c in chips]
         if wall_mode not in WALL_MODES:
             raise EngineError(str(wall_mode), None, "wall_mode is 'standard' or 'botzone'")
         self.wall_mode = WALL_MODES[wall_mode]
         self.S = np.zeros(L.STATE_SIZE, dtype=np.int32)
-        w = (np.zeros(0, dtype=np.int64) if wall is None
-             else np.asarray(wall, dtype=np.int64).ravel())
         if wall is not None:
-            need = 34 * self.players if self.wall_mode == L.WALL_BOTZONE else int(self.ctx[0][_S.C_WALL_SIZE])
+            raw = np.asarray(wall).ravel()
+            if raw.size and (not np.issubdtype(raw.dtype, np.integer) or raw.min() < 0
+                             or raw.max() >= 42):
+                raise EngineError("wall", None, "wall tiles must be tile ids 0..41")
+        # int8, the play loop's wall dtype: one compiled version of init_state
+        w = np.zeros(0, dtype=np.int8) if wall is None else raw.astype(np.int8)
+        if wall is not None:
+            need = 34 * self.players if self.wall_mode == L.WALL_BOTZONE else int(self.ctx[0][C_WALL_SIZE])
             if len(w) != need:
                 raise EngineError(f"wall of {len(w)} tiles", None,
                                   f"{self.rules} needs {need} tiles in the wall")
@@ -97,6 +103,7 @@ class Game:
         if seats is not None:
             s[:len(seats)] = seats
         _init(self.S, self.ctx, int(dealer), int(prevalent), int(streak), s, w, self.wall_mode)
+        _S.set_chips(self.S, chips)
         self._start_index = structure.deal_index if structure is not None else 0
         self.builder = EventBuilder(self.players)
         self.builder.start_deal(deal_id)
@@ -137,7 +144,7 @@ class Game:
                 "river_claimed": [bool(t & L.RIVER_CLAIMED) for t in river]}
 
     def wall_left(self, player: int | None = None) -> int:
-        from ._core import wall_left
+        from .compiled import wall_left
         p = self._h(L.H_TURN) if player is None else int(player)
         return int(wall_left(self.S, p))
 

@@ -10,14 +10,14 @@ from ._core import (EF_INSTANT, EF_REPLACEMENT, K_CHOW, K_DEAL, K_DEALER_CHANGE,
                     K_KONG_CONCEALED, K_KONG_EXPOSED, K_KONG_PAYMENT, K_PUNG, K_WIN,
                     _can_replace, _meld_at, _missed, could_win_p, spent_after, wall_left,
                     win_value)
-from ._layout import (ACT_PASS, H_CHOW, H_DEALER, H_DEALER_DONE, H_DEALT, H_DRAWN,
+from .layout import (ACT_PASS, H_CHOW, H_DEALER, H_DEALER_DONE, H_DEALT, H_DRAWN,
                       H_ENDED, H_FLOWER_ROB, H_HAND, H_HELD_FL, H_LAST_PLAYER, H_LAST_TILE,
                       H_MULTI_RON, H_N_WINS, H_NEXT_DEALER, H_NEXT_STREAK, H_NFLOWERS,
                       H_NMELDS, H_PENDING, H_PHASE, H_PLAYERS, H_RULES, H_TURN, HAND,
                       M_FLAGS, M_KIND, M_ORDER, M_TILE, MAX_ACTIONS, MAX_FANS, MELD_PAID,
                       PH_CLAIMED, PH_DEAL, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_REPLACE,
                       PH_ROB, RULES_TAIWAN)
-from ._score import C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN
+from ..kernels import C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN
 
 
 @kernel

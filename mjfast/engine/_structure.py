@@ -85,16 +85,17 @@ def game_start(G, mode, players, first_dealer, length, max_deals, chips):
 
 
 @kernel
-def deal_caps(G, P, cap_on, cap0):
-    """Write the next deal's chip caps into the context parameters ``P`` (slots
-    ``cap_on``, ``cap0..``): each position's entrant's stack; without chips, the cap is switched off."""
+def deal_caps(G, caps):
+    """The next deal's chip caps into ``caps`` (int64[5]: 1 when capped, then the cap of
+    each position: its entrant's stack); without chips ``caps[0]`` is 0 (no cap). The
+    engine keeps them in the deal state (``mjfast.engine._core.set_caps``)."""
     if G[G_CHIPS] <= 0:
-        P[cap_on] = 0              # a context reused after a run with chips: no cap now
+        caps[0] = 0
         return
-    P[cap_on] = 1
+    caps[0] = 1
     for p in range(G[G_PLAYERS]):
         s = G[G_CHIPS] + G[G_TOTAL + G[G_ENTRANT + p]]
-        P[cap0 + p] = s if s > 0 else 0
+        caps[1 + p] = s if s > 0 else 0
 
 
 @kernel

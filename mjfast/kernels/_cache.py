@@ -9,7 +9,7 @@ Every compiled function of the package is cached by Numba through
 - else a per-user folder (``$NUMBA_CACHE_DIR/mjfast-<KEY>``, else
   ``$XDG_CACHE_HOME/mjfast/jit-<KEY>`` with ``~/.cache`` as the default, else a temporary
   folder), seeded once from the shipped folder: a read-only install still caches;
-- ``MJFAST_CACHE_DIR`` overrides both (an empty folder measures a first run with nothing
+- ``MJFAST_JIT_DIR`` overrides both (an empty folder measures a first run with nothing
   compiled).
 
 **Per-function validity.** A function's cache stamp is the hash of the sources of its
@@ -57,6 +57,16 @@ def _module_file(name: str) -> Path | None:
         if cand.is_file():
             return cand
     return None
+
+
+def in_package(py_func) -> bool:
+    """Whether ``py_func`` is defined in a file of the package."""
+    import inspect
+    try:
+        Path(inspect.getfile(py_func)).resolve().relative_to(PACKAGE)
+    except (TypeError, OSError, ValueError):
+        return False
+    return True
 
 
 def _module_name(path: Path) -> str:
@@ -121,17 +131,21 @@ def _direct_deps(name: str) -> tuple[str, ...]:
     imported from a package that is a submodule counts as that module)."""
     out: set[str] = set()
     for mod, names in imports_of(name):
-        out.add(mod)
-        for a in names:
-            sub = f"{mod}.{a}"
-            if _module_file(sub) is not None:
-                out.add(sub)
+        subs = [f"{mod}.{a}" for a in names if _module_file(f"{mod}.{a}") is not None]
+        out.update(subs)
+        if not names or len(subs) < len(names):   # names defined by ``mod`` itself
+            out.add(mod)
     return tuple(sorted(m for m in out if _module_file(m) is not None and m != name))
+
+
+# modules no compiled code reads (this one decides where the cache is, not what it holds)
+NOT_IN_STAMPS = frozenset({f"{ROOT}.kernels._cache"})
 
 
 @functools.lru_cache(maxsize=None)
 def module_closure(name: str) -> tuple[str, ...]:
-    """``name`` and every ``mjfast`` module it imports at module level, transitively."""
+    """``name`` and every ``mjfast`` module it imports at module level, transitively
+    (less :data:`NOT_IN_STAMPS`)."""
     seen = {name}
     todo = [name]
     while todo:
@@ -139,7 +153,7 @@ def module_closure(name: str) -> tuple[str, ...]:
             if dep not in seen:
                 seen.add(dep)
                 todo.append(dep)
-    return tuple(sorted(seen))
+    return tuple(sorted(seen - NOT_IN_STAMPS))
 
 
 @functools.lru_cache(maxsize=None)
@@ -263,7 +277,7 @@ def prune_stale(current: str, keep: int | None = None, idle_s: float = IDLE_S) -
 def choose_cache_dir() -> str | None:
     """The folder compiled kernels are cached in (see the module docstring), or None when
     no folder is writable (kernels then compile in memory)."""
-    explicit = os.environ.get("MJFAST_CACHE_DIR")
+    explicit = os.environ.get("MJFAST_JIT_DIR")
     if explicit:
         return explicit if _writable(explicit) else None
     if _writable(str(SHIPPED)):
@@ -326,6 +340,43 @@ def install_locator() -> bool:
     if not any(c.__name__ == "KernelCacheLocator" for c in impl._locator_classes):
         impl._locator_classes.insert(0, locator_class())
     return True
+
+
+def prune_orphans(folder: str | None = None) -> int:
+    """Remove the files of ``folder`` (default :data:`CACHE_DIR`) that no current function
+    uses: indexes of modules or functions that are gone or whose stamp is stale, and data
+    files no current index names. Returns how many files were removed (the warm-up calls
+    it, so the cache that ships holds only what the sources compile to)."""
+    import pickle
+    folder = folder or CACHE_DIR
+    if folder is None or not os.path.isdir(folder):
+        return 0
+    keep: set[str] = set()
+    names = os.listdir(folder)
+    for name in names:
+        if not name.endswith(".nbi"):
+            continue
+        stem = name[: name.rindex(".py")]
+        module = f"{ROOT}." + stem[stem.rindex("-") + 1:]
+        try:
+            with open(os.path.join(folder, name), "rb") as fh:
+                pickle.load(fh)
+                stamp, overloads = pickle.loads(fh.read())
+        except (OSError, ValueError, EOFError, pickle.UnpicklingError, AttributeError):
+            continue
+        if _module_file(module) is None or stamp != module_stamp(module):
+            continue
+        keep.add(name)
+        keep.update(overloads.values())
+    removed = 0
+    for name in names:
+        if name.endswith((".nbi", ".nbc")) and name not in keep:
+            try:
+                os.remove(os.path.join(folder, name))
+                removed += 1
+            except OSError:
+                pass
+    return removed
 
 
 def warm_stamps() -> dict[str, str]:

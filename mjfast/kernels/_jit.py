@@ -4,8 +4,9 @@
 per function. Numba compiles a new version for every distinct argument type a call site
 passes -- ``Literal[int](3)`` for a constant, ``int32`` from a state array, ``int64``
 elsewhere -- so the dispatcher here (:class:`KernelDispatcher`) widens every scalar
-argument type before it compiles or looks up a version: integer literals and integers of
-any width become ``int64``, other literals their plain type (tuples element-wise). Calls
+argument type before it compiles or looks up a version: integer literals and signed
+integers of any width become ``int64``, unsigned ones ``uint64`` (seeds and keys), other
+literals their plain type (tuples element-wise). Calls
 convert their arguments to that one signature.
 
 ``@export(symbol)`` and ``external(...)``: a function compiled ONCE, as a C callable, and
@@ -46,7 +47,7 @@ def _widen(t):
     if isinstance(t, types.Literal):
         t = types.unliteral(t)
     if isinstance(t, types.Integer):
-        return types.int64
+        return types.int64 if t.signed else types.uint64
     if isinstance(t, (types.UniTuple, types.Tuple)) and not isinstance(t, types.BaseNamedTuple):
         return types.BaseTuple.from_types([_widen(x) for x in t.types])
     return t
@@ -82,7 +83,10 @@ def kernel(func=None, *, parallel: bool = False, inline: str = "never",
         if parallel:
             opts["parallel"] = True
         disp = KernelDispatcher(py_func=f, locals={}, targetoptions=opts)
-        if CACHING:
+        if CACHING and _cache.in_package(f):
+            # code outside the package (a test's helper, a user's kernel calling the
+            # symbols) is not cached: Numba's own cache would not see the sources it
+            # depends on, and could load machine code built against an older symbol
             disp.enable_caching()
         return disp
     return wrap(func) if func is not None else wrap
@@ -99,7 +103,8 @@ def python_function(fn):
 class Symbol:
     """A function compiled once and called through its name: ``symbol`` the C name,
     ``sig`` its Numba signature (int64 pointers and scalars), ``module`` the module whose
-    ``@export`` defines it. In compiled code call :attr:`fn`."""
+    ``@export`` defines it; :attr:`fn` is what compiled code calls (what :func:`external`
+    returns)."""
 
     def __init__(self, symbol: str, sig, module: str):
         self.symbol, self.sig, self.module = symbol, sig, module
@@ -111,11 +116,23 @@ _REGISTERED: dict[str, object] = {}      # symbol -> the compiled C callable (ke
 _PY: dict[str, object] = {}              # NUMBA_DISABLE_JIT: symbol -> Python function
 
 
-def external(symbol: str, sig, module: str) -> Symbol:
-    """Declare a linked symbol (in :mod:`._symbols`, the interface callers depend on)."""
+def external(symbol: str, sig, module: str):
+    """Declare a linked symbol (in :mod:`._symbols`, the interface callers depend on) and
+    return the function compiled code calls it through (a Numba ``ExternalFunction``).
+    The C name carries a hash of the signature: a caller compiled against another
+    signature cannot link to it by mistake."""
+    import hashlib
+    symbol = f"{symbol}_{hashlib.sha1(str(sig).encode()).hexdigest()[:8]}"
     s = Symbol(symbol, sig, module)
     _DECLARED[symbol] = s
-    return s
+    return s.fn
+
+
+def _symbol_of(fn) -> Symbol:
+    for s in _DECLARED.values():
+        if s.fn is fn:
+            return s
+    raise KeyError(f"{fn!r} is not a declared symbol")
 
 
 def _python_external(s: Symbol):
@@ -136,30 +153,33 @@ def ensure(symbol: str) -> None:
         raise RuntimeError(f"{_DECLARED[symbol].module} does not export {symbol}")
 
 
-SYMBOL_TABLE = "mjfast.kernels._symbols"
+# the modules that declare symbols (each package's interface to its compiled units)
+SYMBOL_TABLES = ("mjfast.kernels._symbols", "mjfast.engine._symbols")
 _ENSURED_MODULES: set[str] = set()
 
 
 def symbols_reached(module: str) -> list[str]:
-    """The symbols compiled code of ``module`` may call: those its closure imports from
-    the symbol table (``from ._symbols import score_mcr``; importing the table module
-    itself counts as all of them)."""
-    names: set[str] = set()
-    everything = False
+    """The symbols compiled code of ``module`` may call: those its closure imports from a
+    symbol table (``from ._symbols import score_mcr``; importing a table module itself
+    counts as all of its symbols)."""
+    wanted: list[tuple[str, str | None]] = []
     for m in _cache.module_closure(module):
         for mod, imported in _cache.imports_of(m):
-            if mod == SYMBOL_TABLE:
-                names.update(imported) if imported else None
-                everything |= not imported
-            elif mod == SYMBOL_TABLE.rpartition(".")[0] and "_symbols" in imported:
-                everything = True
-    if not names and not everything:
-        return []
-    table = importlib.import_module(SYMBOL_TABLE)
-    found = [getattr(table, n) for n in sorted(names) if isinstance(getattr(table, n, None), Symbol)]
-    if everything:
-        found = list(_DECLARED.values())
-    return [s.symbol for s in found]
+            if mod in SYMBOL_TABLES:
+                wanted.extend((mod, n) for n in imported) if imported else wanted.append((mod, None))
+            else:
+                for n in imported:
+                    if f"{mod}.{n}" in SYMBOL_TABLES:
+                        wanted.append((f"{mod}.{n}", None))
+    found: dict[str, Symbol] = {}
+    for mod, name in wanted:
+        table = importlib.import_module(mod)
+        objs = [getattr(table, name, None)] if name else list(vars(table).values())
+        for obj in objs:
+            for s in _DECLARED.values():
+                if s.fn is obj:
+                    found[s.symbol] = s
+    return sorted(found)
 
 
 def ensure_symbols_for(module: str) -> None:
@@ -173,9 +193,11 @@ def ensure_symbols_for(module: str) -> None:
             ensure(name)
 
 
-def export(sym: Symbol):
-    """Compile the decorated function once as the C callable ``sym.symbol`` and register
-    it with LLVM (its arguments: ``sym.sig``)."""
+def export(declared):
+    """Compile the decorated function once as the C callable of the symbol ``declared``
+    (what :func:`external` returned) and register it with LLVM."""
+    sym = _symbol_of(declared)
+
     def wrap(f):
         if DISABLED:
             _PY[sym.symbol] = f

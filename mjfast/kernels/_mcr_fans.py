@@ -15,7 +15,7 @@ import numpy as np
 
 from ._jit import kernel
 
-from ..rules._keys import MCR_KEYS
+from ..rules import MCR_KEYS
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
 

@@ -32,9 +32,14 @@ from ._mcr_fans import (
     _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
 from ._mcr_waits import _fast_waits
-from ..rules._profile import I_HEAVEN, I_KONG_COMBO, I_WIND_ONCE
+from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
+from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_N_MELDS, R_PREVALENT,
+                       R_SEAT, R_DEALER, R_TOTAL, R_WIN, X_NCOLS, as_rows, profile_views,
+                       row_melds, suit_table_view, workspace_views)
 from ._decompose import divisions_into
 from ._exclude import apply_exclusions
+from ._jit import export, python_function
+from ._symbols import score_mcr
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
 
@@ -57,8 +62,11 @@ def _sort_into(src, n, dst):
 def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, work, ft,
               work_fans, dscr, sc, suit_tab):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;
-    ``prof`` the rule profile's arrays (:mod:`mjfast.rules._profile`).
-    Writes fan counts into ft_best (int32[N_FANS], flowers not included) and returns the
+    ``prof`` the rule profile's arrays, the rest scratch (views of the context and the
+    workspace, made once per block of rows by the row entry). Not inlined into the
+    row entry's loop: Numba's inlining and typing of the whole would double the scorer's
+    compile time for about a tenth of a hand.
+    Writes fan counts into ft_best (int64[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete (ft_best is then
     undefined; every path that returns a total has written all of it)."""
     (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
@@ -605,3 +613,66 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
     return best
 
 
+
+
+# ---------------------------------------------------------------------------------------
+# the row entry: the one compiled MCR scorer every caller reaches (symbol score_mcr)
+# ---------------------------------------------------------------------------------------
+@kernel(inline="always", error_model="numpy")
+def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c):
+    """Score the hand row ``row`` (layout in :mod:`._context`) into ``fans`` (int64 by fan
+    id, flowers in the flowers' column); returns the total with flowers, -1 when the row
+    is not a complete hand of valid counts. ``first_turn`` counts only for the dealer's
+    concealed hand (the heavenly hand)."""
+    ints = prof[0]
+    points = prof[1]
+    win = row[R_WIN]
+    nm = row[R_N_MELDS]
+    melds = row_melds(row)
+    total = 0
+    ok = win >= 0 and win < 34 and nm >= 0 and nm <= 4
+    if ok:
+        for t in range(34):
+            v = row[R_COUNTS + t]
+            c[t] = v
+            total += v
+            if v < 0 or v > 4:
+                ok = False
+    tot = -1
+    if ok and c[win] > 0 and total == 14 - 3 * nm:
+        fl = row[R_FLAGS]
+        if not (row[R_SEAT] == row[R_DEALER] and nm == 0):
+            fl &= ~F_FIRST_TURN      # the heavenly hand: the dealer's concealed hand only
+        tot = score_one(c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], prof, fans,
+                        divbuf, work, ft, wfans, dscr, sc, suit_tab)
+    row[R_EXTRA] = 0
+    if tot < 0:
+        for f in range(ncols):
+            fans[f] = 0
+        row[R_TOTAL] = -1
+        row[R_LEGAL] = 0
+        return -1
+    for f in range(N_FANS, ncols):
+        fans[f] = 0
+    fc = ints[I_FLOWER_COL]
+    nfl = row[R_FLOWERS]
+    fans[fc] = nfl
+    with_flowers = tot + nfl * points[fc]
+    counted = with_flowers if ints[I_FLOWERS_TO_MIN] != 0 else tot
+    row[R_TOTAL] = with_flowers
+    row[R_LEGAL] = 1 if counted >= ints[I_MINIMUM] else 0
+    return with_flowers
+
+
+@export(score_mcr)
+def score_mcr_c(ctx_p, ws_p, rows_p, n, fans_p):
+    """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
+    workspace are made once, then each row is scored."""
+    ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
+    prof = profile_views(ctx)
+    suit_tab = suit_table_view(ctx)
+    ncols = ctx[X_NCOLS]
+    divbuf, work, ft, wfans, sc, dscr, _place, _vec, c = workspace_views(ws)
+    for i in range(n):
+        score_row(rows[i], fans[i], prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c)
+    return n

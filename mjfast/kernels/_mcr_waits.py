@@ -4,90 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._complete import is_regular, sets_only
 from ._jit import kernel
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
 
 
 # ---------------------------------------------------------------------------------------
-# regular-form completeness and waits (counts uncapped, as the calculators' wait test)
+# regular-form waits (counts uncapped, as the calculators' wait test; the completeness
+# test is the package's one, mjfast.kernels._complete)
 # ---------------------------------------------------------------------------------------
-@kernel(error_model="numpy")
-def _sets_only(c, tmp):
-    """Whether counts c split into pungs and chows (greedy from the lowest tile: a pung
-    is always safe to take there). Counts may exceed 4. tmp is scratch (34,)."""
-    for t in range(34):
-        tmp[t] = c[t]
-    for t in range(34):
-        k = tmp[t]
-        if k == 0:
-            continue
-        if k >= 3:
-            k -= 3
-            if k >= 3:
-                k -= 3
-        if k == 0:
-            continue
-        if t >= 27 or t % 9 > 6 or tmp[t + 1] < k or tmp[t + 2] < k:
-            return False
-        tmp[t + 1] -= k
-        tmp[t + 2] -= k
-    return True
-
-
-@kernel(error_model="numpy")
-def _complete(c, tmp):
-    """Whether counts c form a regular hand (sets + one pair); counts may exceed 4."""
-    total = 0
-    for t in range(34):
-        total += c[t]
-    if total % 3 != 2:
-        return False
-    for p in range(34):
-        if c[p] >= 2:
-            c[p] -= 2
-            ok = _sets_only(c, tmp)
-            c[p] += 2
-            if ok:
-                return True
-    return False
-
-
-@kernel(error_model="numpy")
-def _regular_waits(s, n, out, tmp, stop):
-    """Tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into out[34];
-    returns how many."""
-    k = 0
-    for t in range(34):
-        out[t] = False
-    if n % 3 != 1:
-        return 0
-    for t in range(34):
-        # a wait must be next to a held tile (or be one)
-        near = s[t] > 0
-        if not near and t < 27:
-            r = t % 9
-            if r >= 1 and s[t - 1] > 0:
-                near = True
-            elif r >= 2 and s[t - 2] > 0:
-                near = True
-            elif r <= 7 and s[t + 1] > 0:
-                near = True
-            elif r <= 6 and s[t + 2] > 0:
-                near = True
-        if not near:
-            continue
-        s[t] += 1
-        ok = _complete(s, tmp)
-        s[t] -= 1
-        if ok:
-            out[t] = True
-            k += 1
-            if k >= stop:
-                return k
-    return k
-
-
 POW5 = np.array([5 ** k for k in range(10)], dtype=np.int64)
 
 
@@ -107,37 +33,18 @@ def build_suit_table():
             x //= 5
             total += c[r]
         if total % 3 == 0:
-            if _suit_sets_only(c, tmp):
+            if sets_only(c, 0, tmp):
                 out[code] |= 1
         elif total % 3 == 2:
             for p in range(9):
                 if c[p] >= 2:
                     c[p] -= 2
-                    ok = _suit_sets_only(c, tmp)
+                    ok = sets_only(c, 0, tmp)
                     c[p] += 2
                     if ok:
                         out[code] |= 2
                         break
     return out
-
-
-@kernel(error_model="numpy")
-def _suit_sets_only(c, tmp):
-    for r in range(9):
-        tmp[r] = c[r]
-    for r in range(9):
-        k = tmp[r]
-        if k == 0:
-            continue
-        if k >= 3:
-            k -= 3
-        if k == 0:
-            continue
-        if r > 6 or tmp[r + 1] < k or tmp[r + 2] < k:
-            return False
-        tmp[r + 1] -= k
-        tmp[r + 2] -= k
-    return True
 
 
 @kernel(error_model="numpy")
@@ -159,7 +66,8 @@ def _honor_bits(st, extra):
 
 @kernel(error_model="numpy")
 def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
-    """:func:`_regular_waits` with the per-suit table (same result).
+    """The tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into
+    ``out[34]`` (at most ``stop`` of them); returns how many. Uses the per-suit table.
 
     Adding tile t changes one group (a suit or the honors); the hand is complete when
     that group becomes "sets + pair" and the others are "sets", or it becomes "sets" and
@@ -211,7 +119,7 @@ def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
                 if s[t] >= 4:
                     # a fifth copy: outside the table, the slow test (the calculators count it)
                     s[t] += 1
-                    ok = _complete(s, tmp)
+                    ok = is_regular(s, tmp)
                     s[t] -= 1
                 else:
                     ok = (suit_tab[keys[g] + POW5[r]] & need) != 0
@@ -226,7 +134,7 @@ def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
                     continue
                 if s[t] >= 4:
                     s[t] += 1
-                    ok = _complete(s, tmp)
+                    ok = is_regular(s, tmp)
                     s[t] -= 1
                 else:
                     ok = (_honor_bits(s, t) & need) != 0
@@ -236,19 +144,3 @@ def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
                     if k >= stop:
                         return k
     return k
-
-
-@kernel(error_model="numpy")
-def _groups_complete(bits):
-    for j in range(4):
-        if bits[j] & 2:
-            good = True
-            for i in range(4):
-                if i != j and not (bits[i] & 1):
-                    good = False
-                    break
-            if good:
-                return True
-    return False
-
-

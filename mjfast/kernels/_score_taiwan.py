@@ -15,11 +15,14 @@ wins"). Totals are in tai and exclude the dealer bonus (a settlement matter).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ..rules._keys import TAIWAN_KEYS
-from ..rules._profile import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
-from ._jit import kernel, python_function
+from ..rules import TAIWAN_KEYS
+from ..rules import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
+from ._jit import export, kernel
+from ._symbols import score_taiwan
+from ._context import (R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
+                       R_N_MELDS, R_SEAT, R_TABLE_DISCARDS, R_TOTAL, R_WIN, X_NCOLS, as_rows,
+                       profile_views, row_melds, workspace_views)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
@@ -298,8 +301,8 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, di
               place, hits, kept, best, work):
     """One hand: the highest reading's total (tai, -1 = not complete); ``best`` gets its
     fan-id counts. ``c`` int64[34] with the winning tile (restored); 8 flowers score
-    八花独占 alone when it is on. ``hits`` int64[K], ``kept``/``best`` int64[n_cols],
-    ``work`` int64[WORK_SIZE], ``st`` the decomposer's scratch."""
+    八花独占 alone when it is on. The profile's arrays and the scratch are views made
+    once per block of rows by the row entry."""
     col = prof[P_COL]
     if nflow >= 8 and prof[P_LIVE][col[K_EIGHT_FLOWERS]] != 0:
         return _eight_flowers(prof, hits, kept, best)
@@ -310,128 +313,36 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, di
                          divbuf, n, place, hits, kept, best, work)
 
 
-# score_one inlined into the batch loop (one call site; see _best_reading). The entry
-# point (mjfast.kernels._entry) keeps the plain call.
-_score_one_inline = kernel(inline="always")(python_function(score_one))
+# ---------------------------------------------------------------------------------------
+# the row entry: the one compiled Taiwan scorer every caller reaches (symbol score_taiwan)
+# ---------------------------------------------------------------------------------------
+@kernel(inline="always")
+def score_row(row, fans, prof, ncols, divbuf, st, place, vec, c):
+    """Score hand row ``row`` (:mod:`._context`) into ``fans`` by fan id; the tai total
+    without the dealer bonus, -1 when not complete (8 flowers score 八花独占 alone)."""
+    for t in range(34):
+        c[t] = row[R_COUNTS + t]
+    total = score_one(c, row[R_WIN], row_melds(row), row[R_N_MELDS], row[R_FLOWERS],
+                      row[R_FLAGS], row[R_SEAT], row[R_DEALER], row[R_DISCARDER],
+                      row[R_TABLE_DISCARDS], prof, divbuf, st, place, vec[0], vec[1],
+                      vec[2], vec[3])
+    best = vec[2]
+    for f in range(ncols):
+        fans[f] = best[f] if total >= 0 else 0
+    row[R_TOTAL] = total
+    row[R_LEGAL] = 1 if total >= 0 else 0
+    row[R_EXTRA] = 0
+    return total
 
 
-@kernel
-def _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
-                 discarder, table_discards, prof, out_counts, out_totals, st):
-    """Score hands lo..hi-1 (``st``: the decomposer's scratch, ``_decompose.new_scratch()``);
-    ``out_counts`` (N, n_cols) by fan id."""
-    ncols = prof[0][I_NCOLS]
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
-    divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
-    place = np.zeros((8, 2), dtype=np.int16)
-    c = np.zeros(34, dtype=np.int64)
-    hits = np.zeros(K, dtype=np.int64)
-    kept = np.zeros(ncols, dtype=np.int64)
-    best = np.zeros(ncols, dtype=np.int64)
-    for h in range(lo, hi):
-        for i in range(34):
-            c[i] = counts[h, i]
-        total = _score_one_inline(c, np.int64(winning_tile[h]), melds[h],
-                                  np.int64(n_melds[h]), np.int64(flowers[h]),
-                                  np.int64(flags[h]), np.int64(seat[h]), np.int64(dealer[h]),
-                                  np.int64(discarder[h]), np.int64(table_discards[h]), prof,
-                                  divbuf, st, place, hits, kept, best, work)
-        out_totals[h] = total
-        for f in range(ncols):
-            out_counts[h, f] = best[f] if total >= 0 else 0
-
-
-@kernel(parallel=True)
-def score_batch_kernel(counts, winning_tile, melds, n_melds, flowers, flags, seat, dealer,
-                       discarder, table_discards, prof, out_counts, out_totals, chunk, scratch):
-    """Score every hand; ``out_counts`` (N, K) item counts, ``out_totals`` (N,) tai or -1."""
-    n = counts.shape[0]
-    n_chunks = (n + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        lo = ci * chunk
-        hi = min(n, lo + chunk)
-        _score_range(lo, hi, counts, winning_tile, melds, n_melds, flowers, flags, seat,
-                     dealer, discarder, table_discards, prof, out_counts, out_totals,
-                     scratch[ci])
-
-
-@kernel
-def _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
-                 table_discards, visible, prof, wins, tot_d, tot_s, live, st):
-    ncols = prof[0][I_NCOLS]
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
-    divbuf = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
-    place = np.zeros((8, 2), dtype=np.int16)
-    c = np.zeros(34, dtype=np.int64)
-    allc = np.zeros(34, dtype=np.int64)
-    hits = np.zeros(K, dtype=np.int64)
-    kept = np.zeros(ncols, dtype=np.int64)
-    best = np.zeros(ncols, dtype=np.int64)
-    for h in range(lo, hi):
-        nm = np.int64(n_melds[h])
-        for i in range(34):
-            c[i] = counts[h, i]
-            allc[i] = c[i]
-        for j in range(nm):
-            t = melds[h, j, 1]
-            if melds[h, j, 0] == 0:
-                allc[t] += 1
-                allc[t + 1] += 1
-                allc[t + 2] += 1
-            else:
-                allc[t] += 3 if melds[h, j, 0] == 1 else 4
-        fl = np.int64(flags[h])
-        fl_d = fl & ~(F_SELF_DRAWN | F_KONG_REPLACEMENT)
-        fl_s = (fl | F_SELF_DRAWN) & ~F_ROBBING_KONG
-        nflow = np.int64(flowers[h])
-        for t in range(34):
-            v = 4 - allc[t] - visible[h, t]
-            live[h, t] = v if v > 0 else 0
-            wins[h, t] = False
-            tot_d[h, t] = -1
-            tot_s[h, t] = -1
-            if allc[t] >= 4:
-                continue
-            # only a held tile or a suited neighbour within two can complete a set/pair
-            cand = c[t] > 0
-            if not cand and t < 27:
-                r = t % 9
-                for d in (-2, -1, 1, 2):
-                    if 0 <= r + d <= 8 and c[t + d] > 0:
-                        cand = True
-                        break
-            if not cand:
-                continue
-            c[t] += 1
-            n = divisions_into(c, FORM_MASK, divbuf, st)
-            if n > 0:
-                td = _best_reading(c, t, melds[h], nm, nflow, fl_d, np.int64(seat[h]),
-                                   np.int64(dealer[h]), np.int64(discarder[h]),
-                                   np.int64(table_discards[h]), prof, divbuf, n, place,
-                                   hits, kept, best, work)
-                if td >= 0:
-                    ts = _best_reading(c, t, melds[h], nm, nflow, fl_s, np.int64(seat[h]),
-                                       np.int64(dealer[h]), np.int64(-1),
-                                       np.int64(table_discards[h]), prof, divbuf, n,
-                                       place, hits, kept, best, work)
-                    wins[h, t] = True
-                    tot_d[h, t] = td
-                    tot_s[h, t] = ts
-            c[t] -= 1
-
-
-@kernel(parallel=True)
-def score_waits_kernel(counts, melds, n_melds, flowers, flags, seat, dealer, discarder,
-                       table_discards, visible, prof, wins, tot_d, tot_s, live, chunk,
-                       scratch):
-    """Every wait of N ready (16-tile) hands: (N, 34) wins / totals on a discard and a
-    self-draw (tai, -1 where not a win) / live copies."""
-    n = counts.shape[0]
-    n_chunks = (n + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        lo = ci * chunk
-        hi = min(n, lo + chunk)
-        _waits_range(lo, hi, counts, melds, n_melds, flowers, flags, seat, dealer,
-                     discarder, table_discards, visible, prof, wins, tot_d, tot_s, live,
-                     scratch[ci])
-
+@export(score_taiwan)
+def score_taiwan_c(ctx_p, ws_p, rows_p, n, fans_p):
+    """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
+    workspace are made once, then each row is scored."""
+    ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
+    prof = profile_views(ctx)
+    ncols = ctx[X_NCOLS]
+    divbuf, _work, _ft, _wfans, _sc, st, place, vec, c = workspace_views(ws)
+    for i in range(n):
+        score_row(rows[i], fans[i], prof, ncols, divbuf, st, place, vec, c)
+    return n

@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules._keys import TUIDAOHU_KEYS
-from ..rules._profile import I_FORM_MASK, I_NCOLS
-from ._jit import kernel, python_function
+from ..rules import TUIDAOHU_KEYS
+from ..rules import I_FORM_MASK, I_NCOLS
+from ._jit import export, kernel
+from ._symbols import score_tuidaohu
+from ._context import (C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C_PLAYERS,
+                       R_COUNTS, R_DEALER, R_EXTRA, R_FLAGS, R_LEGAL, R_N_MELDS, R_SEAT,
+                       R_TOTAL, X_NCOLS, as_rows, params_view, profile_views, row_melds,
+                       workspace_views)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions
@@ -64,9 +69,9 @@ def _set(hits, pred_col, p):
 @kernel
 def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, best):
     """Score one complete hand. ``c`` int64[34] concealed counts (winning tile included;
-    restored), ``melds`` int8[5, 4]; ``prof`` the rule profile's arrays. Writes the best
-    reading's fan counts into ``best`` (int64[n_cols]) and returns its total, or -1 when
-    the hand is not complete."""
+    restored), ``melds`` [5, 4]; ``prof`` the rule profile's arrays. Writes the best
+    reading's fan counts into ``best`` and returns its total, or -1 when the hand is not
+    complete. The views are made once per block of rows by the row entry."""
     (ints, values, _topo, excl, reducers, red_t, red_n, red_unless,
      pc, _live, off, excluders) = prof
     form_mask = ints[I_FORM_MASK]
@@ -183,113 +188,6 @@ def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, bes
     return best_total
 
 
-@kernel
-def kong_units(melds, n_melds, kong_vals, n_players):
-    """Units of base the winner receives in all for the kongs of his hand."""
-    u = 0
-    for j in range(n_melds):
-        if melds[j, 0] != 2:
-            continue
-        fl = melds[j, 2]
-        if fl & _MELD_CONCEALED:
-            u += kong_vals[2] * (n_players - 1)
-        elif fl & _MELD_ADDED:
-            u += kong_vals[1] * (n_players - 1)
-        else:
-            u += kong_vals[0]
-    return u
-
-
-# score_one inlined (Numba IR inlining) into the batch loop (one call site; the call and
-# its ~100 scalar arguments cost a measurable share of a hand). The waits kernel and the
-# entry point keep the plain call.
-_score_one_inline = kernel(inline="always")(python_function(score_one))
-
-
-@kernel
-def score_batch_kernel(counts, melds, n_melds, flags, seat, dealer, prof, kong_vals, n_players,
-                       fan_counts, totals, kongs):
-    """Score N hands: fills ``fan_counts`` (N, F+1) int16, ``totals`` (N,) int32 (-1 =
-    not complete) and ``kongs`` (N,) int32 (kong units the winner receives)."""
-    N = counts.shape[0]
-    F = prof[0][I_NCOLS]
-    buf = np.empty((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
-    base = np.zeros(F, dtype=np.int64)
-    hits = np.zeros(F, dtype=np.int64)
-    best = np.zeros(F, dtype=np.int64)
-    c = np.zeros(34, dtype=np.int64)
-    for h in range(N):
-        for i in range(34):
-            c[i] = counts[h, i]
-        t = _score_one_inline(c, melds[h], n_melds[h], flags[h], seat[h], dealer[h], prof, buf,
-                              base, hits, best)
-        totals[h] = t
-        if t >= 0:
-            for k in range(F):
-                fan_counts[h, k] = best[k]
-            kongs[h] = kong_units(melds[h], n_melds[h], kong_vals, n_players)
-
-
-@kernel
-def score_waits_kernel(counts, melds, n_melds, flags, seat, dealer, visible, kinds_mask,
-                       prof, wins, tot_discard, tot_self, live):
-    """Every winning tile of N ready (13-tile) hands, scored as a discard win and as a
-    self-draw. Tiles the hand already holds four of (melds included) are not waits."""
-    N = counts.shape[0]
-    F = prof[0][I_NCOLS]
-    buf = np.empty((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
-    base = np.zeros(F, dtype=np.int64)
-    hits = np.zeros(F, dtype=np.int64)
-    best = np.zeros(F, dtype=np.int64)
-    c = np.zeros(34, dtype=np.int64)
-    held = np.zeros(34, dtype=np.int64)
-    for h in range(N):
-        for i in range(34):
-            c[i] = counts[h, i]
-            held[i] = counts[h, i]
-        for j in range(n_melds[h]):
-            kind = melds[h, j, 0]
-            t = melds[h, j, 1]
-            if kind == 0:
-                held[t] += 1
-                held[t + 1] += 1
-                held[t + 2] += 1
-            elif kind == 1:
-                held[t] += 3
-            elif kind == 2:
-                held[t] += 4
-        fl_d = flags[h] & ~(_SELF_DRAWN | _KONG_REPLACEMENT)
-        fl_s = (flags[h] | _SELF_DRAWN) & ~_ROBBING_KONG
-        for t in range(34):
-            tot_discard[h, t] = -1
-            tot_self[h, t] = -1
-            if not kinds_mask[t] or held[t] >= 4:
-                continue
-            # a winning tile completes a pair or a set with concealed tiles: it is held,
-            # or within two of a held tile of its suit
-            near = c[t] > 0
-            if not near and t < 27:
-                lo = t - t % 9
-                for u in range(max(lo, t - 2), min(lo + 8, t + 2) + 1):
-                    if c[u] > 0:
-                        near = True
-                        break
-            if not near:
-                continue
-            c[t] += 1
-            d = score_one(c, melds[h], n_melds[h], fl_d, seat[h], dealer[h], prof, buf, base,
-                          hits, best)
-            if d >= 0:
-                s = score_one(c, melds[h], n_melds[h], fl_s, seat[h], dealer[h], prof, buf,
-                              base, hits, best)
-                wins[h, t] = True
-                tot_discard[h, t] = d
-                tot_self[h, t] = s
-                left = 4 - held[t] - visible[h, t]
-                live[h, t] = left if left > 0 else 0
-            c[t] -= 1
-
-
 # reasons of validate_rows (codes -> messages in mjfast.scoring.tuidaohu)
 BAD_OK = 0
 BAD_TILE_SET = 1
@@ -338,3 +236,54 @@ def validate_rows(counts, melds, n_melds, kinds_mask, chow_ok):
             if held[i] > 4:
                 return h, BAD_OVER_FOUR
     return -1, BAD_OK
+
+
+# ---------------------------------------------------------------------------------------
+# the row entry: the one compiled Tuidaohu / two-player scorer (symbol score_tuidaohu)
+# ---------------------------------------------------------------------------------------
+@kernel(inline="always")
+def score_row(row, fans, prof, ncols, P, divbuf, vec, c):
+    """Score hand row ``row`` (:mod:`._context`) into ``fans`` by fan id; the fan total
+    before the cap, -1 when not complete; ``row[R_EXTRA]`` the kong units the winner
+    receives in all (units of base); ``P`` the parameter block."""
+    for t in range(34):
+        c[t] = row[R_COUNTS + t]
+    melds = row_melds(row)
+    nm = row[R_N_MELDS]
+    total = score_one(c, melds, nm, row[R_FLAGS], row[R_SEAT], row[R_DEALER], prof, divbuf,
+                      vec[0], vec[1], vec[2])
+    best = vec[2]
+    for f in range(ncols):
+        fans[f] = best[f] if total >= 0 else 0
+    row[R_TOTAL] = total
+    row[R_LEGAL] = 1 if total >= 0 and total >= P[C_MINIMUM] else 0
+    row[R_EXTRA] = 0
+    if total >= 0:
+        n_players = P[C_PLAYERS]
+        u = 0
+        for j in range(nm):
+            if melds[j, 0] != 2:
+                continue
+            fl = melds[j, 2]
+            if fl & _MELD_CONCEALED:
+                u += P[C_KONG_CONCEALED] * (n_players - 1)
+            elif fl & _MELD_ADDED:
+                u += P[C_KONG_ADDED] * (n_players - 1)
+            else:
+                u += P[C_KONG_OPEN]
+        row[R_EXTRA] = u
+    return total
+
+
+@export(score_tuidaohu)
+def score_tuidaohu_c(ctx_p, ws_p, rows_p, n, fans_p):
+    """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
+    workspace are made once, then each row is scored."""
+    ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
+    prof = profile_views(ctx)
+    P = params_view(ctx)
+    ncols = ctx[X_NCOLS]
+    divbuf, _work, _ft, _wfans, _sc, _dscr, _place, vec, c = workspace_views(ws)
+    for i in range(n):
+        score_row(rows[i], fans[i], prof, ncols, P, divbuf, vec, c)
+    return n

@@ -320,7 +320,7 @@ def _to_arrow(strings):
             if any(type(x) is not str and x is not None for x in items):
                 raise TypeError("not all strings")
             arr = pa.array(items, type=pa.large_string())
-        except Exception:
+        except (TypeError, ValueError, pa.ArrowException):
             clean = []
             for i, s in enumerate(items):
                 if s is None:

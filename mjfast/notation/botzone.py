@@ -325,7 +325,3 @@ def format_botzone(p) -> str:
     return " ".join(parts)
 
 
-def parse_botzone(text: str, rules="mcr", **situation):
-    """Parse a Botzone hand string (see the module docstring) into a :class:`~mjfast.Hand`."""
-    from ._api import parse_hand
-    return parse_hand(text, rules=rules, fmt="botzone", **situation)

@@ -31,7 +31,3 @@ def format_mcr(p) -> str:
     return format_family(p, letters=True)
 
 
-def parse_mcr(text: str, rules="mcr", **situation):
-    """Parse an MCR calculator string into a :class:`~mjfast.Hand`."""
-    from ._api import parse_hand
-    return parse_hand(text, rules=rules, fmt="mcr", **situation)

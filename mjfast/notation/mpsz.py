@@ -621,7 +621,3 @@ def format_mpsz(p: Parts) -> str:
     return format_family(p, letters=False)
 
 
-def parse_mpsz(text: str, rules="mcr", **situation):
-    """Parse an mpsz hand string (see the module docstring) into a :class:`~mjfast.Hand`."""
-    from ._api import parse_hand
-    return parse_hand(text, rules=rules, fmt="mpsz", **situation)

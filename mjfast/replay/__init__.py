@@ -1,16 +1,16 @@
-"""Log replay: readers (Botzone text, Botzone match-log JSON, the project's own events)
-turn logs into events; the engine folds them; turn-level tables come out
-(``docs/replay.md``)."""
+"""Log replay: the readers of :mod:`mjfast.formats` (Botzone text, Botzone match-log JSON,
+JSON lines, the project's own events) turn logs into events; the engine folds them;
+turn-level tables come out (``docs/replay.md``). :func:`replay` returns the tables, or
+with ``out`` runs the replay job (:func:`replay_job`) on the one job runner."""
 from __future__ import annotations
 
-from ._log import CAN_HU_NONE, DealInfo, LogChunk
-from ._read_botzone_json import BotzoneJsonReader
-from ._read_botzone_text import BotzoneTextReader
-from ._replay import (FORMATS, TABLE_NAMES, ReplayResult, ReplayShard, ReplayStats,
-                      expand_paths, iter_replay, read_chunks, replay, replay_chunk,
-                      replay_text_range)
+from ..formats import CAN_HU_NONE, FORMATS, DealInfo, LogChunk, expand_paths
+from ._job import replay_job, shard_transform
+from ._replay import (TABLE_NAMES, ReplayResult, ReplayShard, ReplayStats, gather,
+                      iter_replay, log_context, read_chunks, replay, replay_chunk,
+                      replay_text_range, stats_of)
 
-__all__ = ["CAN_HU_NONE", "DealInfo", "LogChunk", "BotzoneJsonReader", "BotzoneTextReader",
-           "FORMATS", "TABLE_NAMES", "ReplayResult", "ReplayShard", "ReplayStats",
-           "expand_paths", "iter_replay", "read_chunks", "replay", "replay_chunk",
-           "replay_text_range"]
+__all__ = ["CAN_HU_NONE", "DealInfo", "LogChunk", "FORMATS", "TABLE_NAMES", "ReplayResult",
+           "ReplayShard", "ReplayStats", "expand_paths", "gather", "iter_replay",
+           "log_context", "read_chunks", "replay", "replay_chunk", "replay_job",
+           "replay_text_range", "shard_transform", "stats_of"]

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..datasets._events import (K_DEAL, K_DRAW, K_DISCARD, K_CHOW, K_PUNG,
-                                K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED, K_WIN,
-                                EF_LAST_TILE)
-from ..engine._core import apply, init_state, win_value
-from ..engine._layout import (H_DRAWN, H_ENDED, H_LAST_DRAW, H_N_WINS, H_NDISC, H_NFLOWERS,
+from ..engine.compiled import (K_DEAL, K_DRAW, K_DISCARD, K_CHOW, K_PUNG, K_KONG_EXPOSED,
+                               K_KONG_CONCEALED, K_KONG_ADDED, K_WIN, EF_LAST_TILE, apply,
+                               init_state, win_value)
+from ..engine.layout import (H_DRAWN, H_ENDED, H_LAST_DRAW, H_N_WINS, H_NDISC, H_NFLOWERS,
                               H_NMELDS, H_PLAYERS, H_PREVALENT, H_SCORES, H_SEATS, H_SEG,
                               H_WALL_KNOWN, H_WALL_MODE, HAND, M_CLAIMED, M_FLAGS, M_KIND,
                               M_TILE, MAX_FANS, MAX_MELDS, MELD_ADDED, MELD_CONCEALED,
@@ -76,7 +75,7 @@ def fold_snapshots(ctx, kind, player, tile, aux, target, flags, starts, dealer, 
     """Pass 1 over every deal (see the module docstring). Returns (decisions, snapshots)."""
     S = np.zeros(STATE_SIZE, dtype=np.int32)
     seats = np.full(4, -1, dtype=np.int64)
-    empty = np.zeros(0, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int8)
     cur = np.full(4, -1, dtype=np.int64)
     nd = 0
     ns = 0
@@ -87,7 +86,7 @@ def fold_snapshots(ctx, kind, player, tile, aux, target, flags, starts, dealer, 
             seats[q] = seats_in[d, q]
         if wall_len[d] > 0:
             init_state(S, ctx, dealer[d], prevalent[d], streak[d], seats,
-                       walls[d, :wall_len[d]].astype(np.int64), wall_mode[d])
+                       walls[d, :wall_len[d]], wall_mode[d])
         else:
             init_state(S, ctx, dealer[d], prevalent[d], streak[d], seats, empty, wall_mode[d])
         n = S[H_PLAYERS]
@@ -191,8 +190,8 @@ def fold_results(ctx, kind, player, tile, aux, target, flags, starts, dealer, pr
     """Pass 2 over the good deals (see the module docstring). Returns (chances, wins)."""
     S = np.zeros(STATE_SIZE, dtype=np.int32)
     seats = np.full(4, -1, dtype=np.int64)
-    empty = np.zeros(0, dtype=np.int64)
-    fans = np.zeros(MAX_FANS, dtype=np.int32)
+    empty = np.zeros(0, dtype=np.int8)
+    fans = np.zeros(MAX_FANS, dtype=np.int64)
     nc = 0
     nw = 0
     n_deals = starts.shape[0] - 1
@@ -204,7 +203,7 @@ def fold_results(ctx, kind, player, tile, aux, target, flags, starts, dealer, pr
             seats[q] = seats_in[d, q]
         if wall_len[d] > 0:
             init_state(S, ctx, dealer[d], prevalent[d], streak[d], seats,
-                       walls[d, :wall_len[d]].astype(np.int64), wall_mode[d])
+                       walls[d, :wall_len[d]], wall_mode[d])
         else:
             init_state(S, ctx, dealer[d], prevalent[d], streak[d], seats, empty, wall_mode[d])
         n = S[H_PLAYERS]

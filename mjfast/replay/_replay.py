@@ -1,13 +1,16 @@
-"""The replay driver: log chunks in, the engine's fold, the project's tables out.
+"""The replay driver: log chunks in (the readers of :mod:`mjfast.formats`), the engine's
+fold, the project's tables out.
 
-:func:`iter_replay` yields one :class:`ReplayShard` per chunk of deals (the unit of a
-shard write); :func:`replay` gathers them. Tables (schemas in :mod:`mjfast.datasets`):
-``deals``, ``events``, ``turns``, ``candidates`` (opt-in), ``wins``, ``win_chances``,
-``discrepancies``, ``quarantine``. Deals in = replayed + quarantined, always.
+:func:`replay_chunk` replays one chunk of deals; :func:`iter_replay` yields one
+:class:`ReplayShard` per chunk; :func:`replay` gathers them, or, with ``out`` (or
+``workers``), runs the replay job (:mod:`._job`) on the job runner. Tables (schemas in
+:mod:`mjfast.datasets`): ``deals``, ``events``, ``turns``, ``candidates`` (opt-in),
+``wins``, ``win_chances``, ``discrepancies``, ``quarantine``. Deals in = replayed +
+quarantined, always. The rule context is resolved once, at the entry point
+(:func:`log_context`), and handed down.
 """
 from __future__ import annotations
 
-import glob
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -18,10 +21,11 @@ import numpy as np
 import pyarrow as pa
 
 from ..datasets import EventKind as K, Events, conform, events_to_arrow, schema
-from ..errors import ArgumentError
-from ._log import CAN_HU_NONE, LogChunk
+from ..errors import ArgumentError, RuleSetError
+from ..formats import CAN_HU_NONE, LogChunk, expand_paths, get_format
+from ..rules import RuleContext, rule_context
 
-FORMATS = ("botzone", "botzone-json", "events")
+SOURCE = "replay"            # the tables' ``source`` column
 TABLE_NAMES = ("deals", "events", "turns", "candidates", "wins", "win_chances",
                "discrepancies", "quarantine")
 
@@ -57,80 +61,88 @@ class ReplayShard:
 
 @dataclass
 class ReplayResult:
+    """The tables (in memory; none when written to a dataset), the stats, and with
+    ``out`` the dataset's folder and the runner's summary."""
     tables: dict[str, pa.Table]
     stats: ReplayStats = field(default_factory=ReplayStats)
+    path: str | None = None
+    summary: object | None = None
 
     def __getitem__(self, name: str) -> pa.Table:
         return self.tables[name]
 
 
 # ---------------------------------------------------------------------------------------
-# inputs
+# inputs and the rule context
 # ---------------------------------------------------------------------------------------
-def expand_paths(paths: Iterable[str | os.PathLike], fmt: str) -> list[Path]:
-    """Files named by ``paths`` (files, folders, globs), sorted within each argument."""
-    exts = {"botzone": (".txt", ".log"), "botzone-json": (".json",),
-            "events": (".parquet", ".jsonl", ".ndjson")}[fmt]
-    out: list[Path] = []
-    for p in paths:
-        s = str(p)
-        if any(ch in s for ch in "*?["):
-            hits = sorted(Path(x) for x in glob.glob(s, recursive=True))
-            out.extend(h for h in hits if h.is_file())
-            if not hits:
-                raise ArgumentError(s, None, "no file matches this pattern")
-            continue
-        q = Path(s)
-        if q.is_dir():
-            if fmt == "events" and (q / "events").is_dir():
-                out.append(q)                 # an mjfast dataset folder
-                continue
-            out.extend(sorted(x for x in q.rglob("*") if x.is_file() and x.suffix in exts))
-        elif q.is_file():
-            out.append(q)
-        else:
-            raise ArgumentError(s, None, "no such file or folder")
-    return out
+def _recorded_context(path: Path, fmt: str, rules: str) -> RuleContext | None:
+    """The rule context the project's own events of ``path`` were written with (their
+    dataset's manifest, or the JSON-lines header), None when nothing records it."""
+    mod = get_format(fmt)
+    recorded = getattr(mod, "recorded_variants", None)
+    if recorded is not None:
+        records = recorded(path)
+    else:
+        rv = mod.recorded_variant(path) if hasattr(mod, "recorded_variant") else None
+        records = [] if rv is None else [{"rules": rv[0], "variant": rv[1]}]
+    parts = Path(path).parts
+    label = next((x[len("variant="):] for x in parts if x.startswith("variant=")), None)
+    mine = [r for r in records if r.get("rules") == rules
+            and (label is None or r.get("variant") == label)]
+    ids = {(r["rules"], r["variant"], r.get("hash")) for r in mine}
+    if not ids:
+        return None
+    if len(ids) > 1:
+        raise RuleSetError(str(path), None, "the events were written under several variants "
+                                            f"({', '.join(sorted(r[1] for r in ids))}): replay "
+                                            "one partition at a time, or give --variant")
+    rec = mine[0]
+    if "profile" in rec:
+        return RuleContext.from_record(rec)
+    return rule_context(rules, rec["variant"])
+
+
+def log_context(paths: Iterable[Path], fmt: str, rules: str | RuleContext = "mcr",
+                variant: str | RuleContext | None = None) -> RuleContext:
+    """THE rule context of a replay, resolved once: ``rules`` / ``variant`` as given, or,
+    with no variant, the rules the logs were produced under
+    (:func:`mjfast.rules.produced_variant`): Botzone logs ``botzone`` (MCR); the project's
+    own events what their dataset's manifest (or JSON-lines header) records -- one
+    context for every file (else an error), the default tables where nothing records it."""
+    if isinstance(rules, RuleContext) or variant is not None:
+        return rule_context(rules, variant)
+    mod = get_format(fmt)
+    name = rule_context(rules).rules
+    if mod.SOURCE is not None:
+        return rule_context(name, source=mod.SOURCE)
+    found = {c for c in (_recorded_context(Path(p), fmt, name) for p in paths) if c is not None}
+    if len(found) > 1:
+        raise RuleSetError(", ".join(sorted(c.variant_id for c in found)), None,
+                           "the files were written under different rules: replay them "
+                           "separately, or give --variant")
+    return found.pop() if found else rule_context(name)
 
 
 def read_chunks(paths: Iterable[str | os.PathLike], fmt: str, chunk_deals: int = 2000,
-                rules: str = "mcr", variant: str | None = None) -> Iterator[LogChunk]:
-    """The readers, by format, over every file (deal ids checked unique across files)."""
-    if fmt not in FORMATS:
-        raise ArgumentError(str(fmt), None, f"unknown format (known: {', '.join(FORMATS)})")
+                rules: str | RuleContext = "mcr", variant: str | None = None) -> Iterator[LogChunk]:
+    """The chunks of format ``fmt``'s reader over every file (deal ids checked unique
+    across files), read under the replay's rule context (:func:`log_context`)."""
     files = expand_paths(paths, fmt)
-    seen: set[str] = set()
-    if fmt == "botzone":
-        from ._lex_botzone_text import FastBotzoneTextReader
-        for f in files:
-            yield from FastBotzoneTextReader(f, chunk_deals, rules, variant, seen=seen)
-    elif fmt == "botzone-json":
-        from ._read_botzone_json import BotzoneJsonReader
-        yield from BotzoneJsonReader(files, chunk_deals, rules, variant, seen=seen)
-    else:
-        from ._read_events import read_events
-        for f in files:
-            yield from read_events(f, chunk_deals, seen=seen,
-                                   botzone_default=rules == "mcr" and variant == "botzone")
+    ctx = log_context(files, fmt, rules, variant)
+    yield from get_format(fmt).read(files, ctx, chunk_deals=chunk_deals, seen=set())
 
 
 # ---------------------------------------------------------------------------------------
 # the fold
 # ---------------------------------------------------------------------------------------
 @lru_cache(maxsize=8)
-def _context(rules: str, variant: str | None):
-    """The engine's context ``(P, profile arrays, workspace)`` and the fan points. Built
-    from the engine's parts as :func:`mjfast.engine._score.make_context` does, with the
-    variant normalised by the rule profile's own rule (a variant file's path keeps its
-    case; the engine's ``_variant_of`` lowers it, which breaks paths with capitals)."""
-    from ..engine._score import _ctx_parts
-    from ..kernels._entry import workspace
-    from ..rules._profile import _norm_variant
-    P, prof = _ctx_parts(rules, _norm_variant(variant))
-    args = prof.kernel_args()
-    ctx = (P.copy(), args, workspace(args))
-    points = np.asarray(prof.table.points_array(128), dtype=np.int32)
-    return ctx, points
+def _fold_context(ctx: RuleContext):
+    """The engine's context ``(P, profile arrays, workspace)`` for ``ctx`` (the engine's
+    public :func:`mjfast.engine.make_context`) and the fan points."""
+    from ..engine import make_context
+    fold_ctx = make_context(ctx.rules, ctx.arg)
+    points = np.asarray(ctx.profile.points_array(128), dtype=np.int32)
+    return fold_ctx, points
 
 
 def _describe(ev: Events, r: int) -> str:
@@ -150,20 +162,23 @@ def _fans_list(counts_row: np.ndarray, points: np.ndarray) -> list[tuple[int, in
     return [(int(i), int(points[i]), int(counts_row[i])) for i in ids]
 
 
-def replay_chunk(chunk: LogChunk, rules: str = "mcr", variant: str | None = None,
+def replay_chunk(chunk: LogChunk, rules: str | RuleContext = "mcr", variant: str | None = None,
                  candidates: bool = False, index: int = 0) -> ReplayShard:
-    """Replay one chunk through the engine and build every table."""
-    from ..engine._layout import ERROR_MESSAGES, MAX_FANS, WALL_BOTZONE, WALL_STANDARD
+    """Replay one chunk through the engine under ``rules`` / ``variant`` (or a
+    :class:`~mjfast.rules.RuleContext`) and build every table."""
+    from ..engine.layout import ERROR_MESSAGES, MAX_FANS, WALL_BOTZONE, WALL_STANDARD
     from ..tiles import tile_name
     from . import _fold
     from ._turns import Decisions, turn_tables
     from .._shanten import waits as _waits
 
+    rctx = rule_context(rules, variant)
+    rules = rctx.rules
     ev = chunk.events
     deals = chunk.deals
     nd = len(deals)
     ne = len(ev)
-    ctx, points = _context(rules, variant)
+    ctx, points = _fold_context(rctx)
     starts = np.searchsorted(ev.deal, np.arange(nd + 1)).astype(np.int64)
     i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
     kind, player, tile = i64(ev.kind), i64(ev.player), i64(ev.tile)
@@ -297,7 +312,7 @@ def replay_chunk(chunk: LogChunk, rules: str = "mcr", variant: str | None = None
                          "total": int(w_total[j]), "legal": bool(w_legal[j]),
                          "logged_total": logged_total,
                          "fans": [{"id": a, "points": b, "count": c} for a, b, c in fans],
-                         "scores": scores, "logged_scores": logged_scores})
+                         "scores": scores, "logged_scores": logged_scores, "source": SOURCE})
         if logged_total is not None:
             step = int(ev.seq[r])
             p = int(w_player[j])
@@ -367,7 +382,7 @@ def replay_chunk(chunk: LogChunk, rules: str = "mcr", variant: str | None = None
         j = js[0] if js else None
         deal_rows.append({
             "deal_id": d.deal_id, "game_id": d.game_id, "deal_index": d.deal_index,
-            "source": d.source, "seed": d.seed, "prevalent": d.prevalent,
+            "source": SOURCE, "log_file": d.source, "seed": d.seed, "prevalent": d.prevalent,
             "dealer": d.dealer, "streak": d.streak,
             "seats": [int(x) for x in d_seats[i]], "start_scores": None,
             "wall": None if d.wall is None else [int(x) for x in d.wall],
@@ -391,7 +406,7 @@ def replay_chunk(chunk: LogChunk, rules: str = "mcr", variant: str | None = None
                     dec_turn[sel], dec_counts[sel], ev.tile[rows].astype(np.int8),
                     dec_melds[sel], dec_nm[sel], dec_fl[sel], dec_seat[sel], dec_prev[sel],
                     dec_own[sel], np.maximum(dec_vis[sel], 0))
-    turns, cands = turn_tables(dec, rules, variant, candidates=candidates)
+    turns, cands = turn_tables(dec, rctx, candidates=candidates, source=SOURCE)
 
     tables = {
         "deals": conform("deals", pa.Table.from_pylist(deal_rows, schema=schema("deals"))),
@@ -453,73 +468,58 @@ def _replayed_events(ev: Events, good: np.ndarray, out_flags: np.ndarray, w_row,
 # ---------------------------------------------------------------------------------------
 # public entry points
 # ---------------------------------------------------------------------------------------
-def _default_variant(fmt: str, rules: str, variant: str | None) -> str | None:
-    if variant is not None:
-        return None if variant == "default" else variant
-    return "botzone" if fmt in ("botzone", "botzone-json") and rules == "mcr" else None
+def _check_workers(workers) -> None:
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ArgumentError(str(workers), None, "workers must be a positive integer")
 
 
-def _replay_task(args) -> ReplayShard:
-    return replay_chunk(*args)
+def _paths(paths) -> list:
+    return [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
 
 
-def iter_replay(paths, fmt: str, rules: str = "mcr", variant: str | None = None,
+def iter_replay(paths, fmt: str, rules: str | RuleContext = "mcr", variant: str | None = None,
                 candidates: bool = False, chunk_deals: int = 2000,
                 workers: int = 1) -> Iterator[ReplayShard]:
     """Replay every deal of ``paths`` (files, folders, globs); one shard per chunk of
-    ``chunk_deals`` deals, in input order. ``fmt``: ``botzone`` (text), ``botzone-json``,
-    ``events`` (Parquet ``events`` files, mjfast dataset folders, JSON lines). ``variant``
-    defaults to ``botzone`` for Botzone logs. ``workers`` > 1: chunks are replayed in
-    that many spawned processes (the reader stays in this one; at most 2 x workers chunks in
-    flight); the shards are the same whatever the worker count."""
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    from ..rules.registry import get_rules
-    rules = get_rules(rules).name
-    var = _default_variant(fmt, rules, variant)
-    chunks = read_chunks(paths, fmt, chunk_deals, rules, var)
-    if not isinstance(workers, int) or workers < 1:
-        raise ArgumentError(str(workers), None, "workers must be a positive integer")
-    if workers == 1:
-        for i, chunk in enumerate(chunks):
-            yield replay_chunk(chunk, rules, var, candidates, i)
+    ``chunk_deals`` deals, in input order. ``fmt``: a format of :mod:`mjfast.formats`
+    (``botzone`` text, ``botzone-json``, ``jsonl``, ``events``: Parquet ``events``
+    files, mjfast dataset folders, JSON lines). ``variant`` None: the rules the logs were
+    produced under (:func:`log_context`: ``botzone`` for Botzone logs). ``workers`` > 1:
+    the replay job runs on the job runner's process pool (into a temporary folder) and
+    its shards (one per file, or per piece of a text file) come back in input order."""
+    paths = _paths(paths)
+    _check_workers(workers)
+    if workers > 1:
+        yield from _job_shards(paths, fmt, rules, variant, candidates, chunk_deals, workers)
         return
-    import multiprocessing as mp
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
-        pending: deque = deque()
-        for i, chunk in enumerate(chunks):
-            pending.append(ex.submit(_replay_task, (chunk, rules, var, candidates, i)))
-            while len(pending) >= 2 * workers:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+    files = expand_paths(paths, fmt)
+    ctx = log_context(files, fmt, rules, variant)
+    chunks = get_format(fmt).read(files, ctx, chunk_deals=chunk_deals, seen=set())
+    for i, chunk in enumerate(chunks):
+        yield replay_chunk(chunk, ctx, candidates=candidates, index=i)
 
 
-def replay_text_range(path, start: int, end: int, line0: int = 0, rules: str = "mcr",
-                      variant: str | None = None, candidates: bool = False,
-                      seen: Iterable[str] = (), index: int = 0) -> ReplayShard:
+def replay_text_range(path, start: int, end: int, line0: int = 0,
+                      rules: str | RuleContext = "mcr", variant: str | None = None,
+                      candidates: bool = False, seen: Iterable[str] = (),
+                      index: int = 0) -> ReplayShard:
     """Replay the Botzone text deals in bytes ``start:end`` of ``path`` (a piece cut right
     before a ``Match`` line, or at the file's start; line ``line0 + 1`` is its first) as
-    one shard: the unit a pipeline gives a worker, so memory is bounded by the piece, not
+    one shard: the unit the job gives a worker, so memory is bounded by the piece, not
     the file. ``seen``: deal ids that earlier pieces of the file hold (a repeat is
     quarantined, as in a whole-file read)."""
-    from ..rules.registry import get_rules
-    from ._lex_botzone_text import FastBotzoneTextReader
-    rules = get_rules(rules).name
-    var = _default_variant("botzone", rules, variant)
-    reader = FastBotzoneTextReader(path, 1, rules, var, seen=set(seen))
-    return replay_chunk(reader.read_range(int(start), int(end), int(line0)), rules, var,
-                        candidates, index)
+    ctx = log_context([Path(path)], "botzone", rules, variant)
+    piece = {"start": start, "end": end, "line0": line0, "seen": list(seen)}
+    chunk = get_format("botzone").read_piece(path, piece, ctx)
+    return replay_chunk(chunk, ctx, candidates=candidates, index=index)
 
 
-def replay(paths, fmt: str, rules: str = "mcr", variant: str | None = None,
-           candidates: bool = False, chunk_deals: int = 2000, workers: int = 1) -> ReplayResult:
-    """Replay every deal and return all tables (see :func:`iter_replay`)."""
+def gather(shards: Iterable[ReplayShard], candidates: bool = False) -> "ReplayResult":
+    """Every table of ``shards`` concatenated (an empty table of the schema where none
+    has rows) and their stats added."""
     stats = ReplayStats()
     parts: dict[str, list[pa.Table]] = {}
-    for shard in iter_replay(paths, fmt, rules, variant, candidates, chunk_deals, workers):
+    for shard in shards:
         stats += shard.stats
         for name, t in shard.tables.items():
             parts.setdefault(name, []).append(t)
@@ -527,3 +527,61 @@ def replay(paths, fmt: str, rules: str = "mcr", variant: str | None = None,
     tables = {n: (pa.concat_tables(parts[n]) if n in parts else schema(n).empty_table())
               for n in names}
     return ReplayResult(tables, stats)
+
+
+def replay(paths, fmt: str, rules: str | RuleContext = "mcr", variant: str | None = None,
+           candidates: bool = False, chunk_deals: int = 2000, workers: int = 1, *,
+           out: str | os.PathLike | None = None, executor=None) -> "ReplayResult":
+    """Replay every deal (see :func:`iter_replay`) and return all tables in memory; with
+    ``out``, run the replay job (:func:`replay_job`) on the job runner into that dataset
+    folder (resumable; the same command again rewrites nothing) and return its stats and
+    path (no tables). ``executor``: a runner executor (default: a process pool of
+    ``workers``, inline for one)."""
+    paths = _paths(paths)
+    _check_workers(workers)
+    if out is None:
+        return gather(iter_replay(paths, fmt, rules, variant, candidates, chunk_deals, workers),
+                      candidates)
+    from ..runner import make_executor, run_job
+    from ._job import replay_job
+    ctx = None if (variant is None and not isinstance(rules, RuleContext)) else \
+        rule_context(rules, variant)
+    job = replay_job({fmt: paths}, ctx.rules if ctx else rules,
+                     None if ctx is None else [ctx], candidates, chunk_deals)
+    summary = run_job(job, out, executor or make_executor(workers))
+    return ReplayResult({}, stats_of(summary.manifest), str(out), summary)
+
+
+def stats_of(manifest: dict) -> ReplayStats:
+    """The replay stats a dataset's manifest records (its shards' markers, added)."""
+    stats = ReplayStats()
+    for m in manifest.get("shards", {}).values():
+        if "stats" in m:
+            stats += ReplayStats(**m["stats"])
+    return stats
+
+
+def _job_shards(paths, fmt, rules, variant, candidates, chunk_deals, workers):
+    """The replay job on a process pool into a temporary folder, its shards read back in
+    the job's (input) order."""
+    import tempfile
+    import pyarrow.parquet as pq
+    from ..datasets import Dataset
+    with tempfile.TemporaryDirectory(prefix="mjfast-replay-") as tmp:
+        from ..runner import make_executor, run_job
+        from ._job import replay_job
+        ctx = None if (variant is None and not isinstance(rules, RuleContext)) else \
+            rule_context(rules, variant)
+        job = replay_job({fmt: paths}, ctx.rules if ctx else rules,
+                         None if ctx is None else [ctx], candidates, chunk_deals)
+        run_job(job, tmp, make_executor(workers))
+        ds = Dataset(tmp)
+        markers = ds.done_shards()
+        names = [n for n in TABLE_NAMES if candidates or n != "candidates"]
+        for i, shard in enumerate(job.shards):
+            tables = {}
+            for n in names:
+                f = ds.shard_path(n, shard.params["rules"], shard.params["variant"], shard.key)
+                tables[n] = (pq.read_table(f) if f.exists() else schema(n).empty_table())
+            yield ReplayShard(i, shard.params["path"], tables,
+                              ReplayStats(**markers[shard.key]["stats"]))

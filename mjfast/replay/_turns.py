@@ -30,7 +30,7 @@ import pyarrow as pa
 from .._shanten import shanten as _shanten, waits as _waits
 from ..datasets import FANS, WAIT, schema
 from ..hand import FOURTH_TILE, SELF_DRAWN, HandBatch
-from ..rules.registry import get_rules
+from ..rules import RuleContext, get_rules
 from ..scoring import scorer_module
 
 
@@ -111,7 +111,7 @@ def _wait_fans(b: HandBatch, wins: np.ndarray, fourth: np.ndarray, variant: str 
     sets it (``fourth``: three other copies visible, the player holding none concealed).
     Returns (U, 34) int32 wait index (-1 where no wait) and the two ``list<FAN>`` arrays."""
     from ..scoring import score_batch
-    from ..scoring._arrow import fan_lists, fan_points
+    from ..scoring import fan_lists, fan_points
     r, t = np.nonzero(wins)
     idx = np.full(wins.shape, -1, np.int32)
     idx[r, t] = np.arange(r.size, dtype=np.int32)
@@ -239,13 +239,14 @@ def _deal_id_column(dec: Decisions, rows: np.ndarray) -> pa.Array:
     return ids.cast(pa.string())
 
 
-def turn_tables(dec: Decisions, rules: str = "mcr", variant: str | None = None,
-                candidates: bool = False, wait_fans: bool = True
-                ) -> tuple[pa.Table, pa.Table | None]:
-    """The ``turns`` table of these decisions (and ``candidates`` when asked);
-    ``wait_fans``: each wait's fan lists (else null)."""
+def turn_tables(dec: Decisions, ctx: RuleContext, candidates: bool = False,
+                wait_fans: bool = True, source: str = "replay") -> tuple[pa.Table, pa.Table | None]:
+    """The ``turns`` table of these decisions under the rule context ``ctx`` (and
+    ``candidates`` when asked); ``wait_fans``: each wait's fan lists (else null);
+    ``source``: the rows' ``source`` column."""
     n = len(dec)
-    rs = get_rules(rules)
+    rs = ctx.structure
+    variant = ctx
     all_rows = np.arange(n)
     if n:
         sh = _shanten(dec.counts, rs.name, forms=True, threads=1)
@@ -287,5 +288,6 @@ def turn_tables(dec: Decisions, rules: str = "mcr", variant: str | None = None,
         "discard": pa.array(dec.discard, pa.int8()),
         "shanten_after": pa.array(me.shanten_after, pa.int8()),
         "effective": _list_of_tiles(me.mask), "effective_live": pa.array(me.effective_live),
-        "waits": _waits_column(me)}, schema=schema("turns"))
+        "waits": _waits_column(me), "source": pa.array([source] * n, pa.string())},
+        schema=schema("turns"))
     return turns, cand_table

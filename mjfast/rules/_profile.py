@@ -534,15 +534,8 @@ def _decisions(path: Path) -> list[dict]:
     return raw
 
 
-def _norm_variant(variant: str | None) -> str | None:
-    if variant is None or str(variant).lower() in ("", "none", "default", "official"):
-        return None
-    v = str(variant)
-    return v if v.endswith(".toml") else v.lower()
-
-
 @functools.lru_cache(maxsize=64)
-def _profile(name: str, variant: str | None) -> RuleProfile:
+def _profile(name: str, variant: str | None, stamp: tuple | None = None) -> RuleProfile:
     base = BASE_FILE[name]
     keys = PREDICATE_KEYS[name]
     builtin = BUILTIN_VARIANT.get(name)
@@ -599,13 +592,39 @@ def layer(base: RuleTable, path: Path, predicates) -> RuleTable:
 def get_profile(rules: str, variant: str | Path | None = None) -> RuleProfile:
     """The rule profile of ``rules`` (``mcr``, ``taiwan``, ``tuidaohu``, ``two_player``)
     with an optional ``variant``: a name (``mcr`` + ``"botzone"`` loads
-    ``mcr.botzone.toml``) or the path of a user ``.toml`` variant file.
+    ``mcr.botzone.toml``) or the path of a user ``.toml`` variant file, normalised by
+    :func:`mjfast.rules.variant_key` (an edited variant file is loaded again).
     Raises :class:`~mjfast.errors.RuleSetError` on anything the scorer cannot honour."""
+    from ._context import _stamp, variant_key
     name = get_rules(rules).name
-    v = _norm_variant(None if variant is None else str(variant))
-    return _profile(name, v)
+    key = variant_key(name, variant)
+    return _profile(name, key, _stamp(key))
 
 
-__all__ = ["RuleProfile", "Decision", "check_decisions", "get_profile", "build_arrays", "PROFILE_FIELDS", "RULES_CODE",
+def profile_from_dict(data: Mapping[str, Any], variant: str | None = None) -> RuleProfile:
+    """A profile rebuilt from :meth:`RuleProfile.to_dict` (what a dataset records), with
+    the same checks as a load: the rows, parameters, policies and decisions."""
+    name = get_rules(data["rules"]).name
+    where = f"recorded {name} rules"
+    rows = []
+    for r in data["rows"]:
+        raw = {k: v for k, v in r.items() if k != "extra"}
+        raw.update(r.get("extra", {}))
+        rows.append(_tbl._make_row(raw, where))
+    params = dict(data.get("params", {}))
+    table = _tbl._finish(name, variant, rows, params, {}, PREDICATE_KEYS[name], where)
+    policies = {}
+    for k, v in params.items():
+        checked = _check_param(name, k, v, where)
+        if isinstance(checked, enum.Enum):
+            policies[k] = checked
+    prof = RuleProfile(name, variant, table, policies,
+                       check_decisions(table, list(data.get("decisions", [])), where), where)
+    prof.arrays
+    return prof
+
+
+__all__ = ["RuleProfile", "Decision", "check_decisions", "get_profile", "profile_from_dict",
+           "build_arrays", "PROFILE_FIELDS", "RULES_CODE",
            "CODE_MCR", "CODE_TAIWAN", "CODE_TUIDAOHU", "Payers", "DealerRepeat",
            "SeveralRons", "WindPungAccount", "DecisionMode", "PARAM_SCHEMA"]

@@ -15,5 +15,19 @@ from ._api import (SETTLEMENT_PARAMS, score, score_batch, score_table, score_wai
                    scorer_module)
 from .result import BatchScores, FanHit, ScoreResult, WaitScores
 
+# Batch results straight into Arrow columns (:mod:`._arrow`), for the layers that write
+# tables; loaded on first use (PEP 562) so ``import mjfast.scoring`` stays light.
+_ARROW = ("fan_lists", "fan_points", "score_wait_lists", "error_column",
+          "take_rows", "meld_counts", "score_strings")
+
 __all__ = ["score", "score_batch", "score_table", "score_waits", "ScoreResult", "FanHit",
-           "BatchScores", "WaitScores", "SETTLEMENT_PARAMS", "scorer_module"]
+           "BatchScores", "WaitScores", "SETTLEMENT_PARAMS", "scorer_module", *_ARROW]
+
+
+def __getattr__(name: str):
+    if name in _ARROW:
+        from . import _arrow
+        value = getattr(_arrow, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

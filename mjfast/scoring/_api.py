@@ -32,8 +32,7 @@ from .. import _threads
 from ..errors import (ArgumentError, HandSizeError, InputError, InvalidCountsError,
                       RuleSetError, SituationError)
 from ..hand import Hand, HandBatch
-from ..notation import convert_hand, hand_with_options, parse_hand
-from ..notation._api import OPTION_NAMES
+from ..notation import OPTION_NAMES, convert_hand, hand_with_options, parse_hand
 from ..rules.registry import get_rules
 from ..tiles import N_KINDS, tile_name
 from ._params import _ALL_PARAMS, SETTLEMENT_PARAMS, settlement_params
@@ -56,8 +55,22 @@ def scorer_module(rules):
 # argument checks
 # ---------------------------------------------------------------------------------------
 def _check_variant(variant) -> None:
-    if variant is not None and not isinstance(variant, str):
-        raise ArgumentError(repr(variant)[:60], None, "variant must be a string or None")
+    from ..rules import RuleContext, RuleProfile
+    if isinstance(variant, RuleProfile) and variant.rules == "mcr":
+        return            # an in-memory MCR profile (mjfast.rules.without_fans)
+    if variant is not None and not isinstance(variant, (str, RuleContext)):
+        raise ArgumentError(repr(variant)[:60], None,
+                            "variant must be a name, a .toml path, a RuleContext, None or "
+                            "an MCR RuleProfile")
+
+
+def _context(rules: str, variant):
+    """The rule context of a call, resolved once here at the public edge (an in-memory
+    MCR profile passes through)."""
+    from ..rules import RuleProfile, rule_context
+    if isinstance(variant, RuleProfile):
+        return variant
+    return rule_context(rules, variant)
 
 
 def _split_options(options: dict[str, Any], rules: str, settles: bool):
@@ -188,7 +201,8 @@ def score(hand: Hand | str, rules: str | None = None, variant: str | None = None
     h, params, typed = _one_hand(hand, rules, options, "score", True)
     try:
         with _threads.numba_threads(threads):
-            return scorer_module(h.rules).score_hand(h, variant=variant, **params)
+            return scorer_module(h.rules).score_hand(h, variant=_context(h.rules, variant),
+                                                     **params)
     except InputError as e:
         raise _retext(e, typed) from None
 
@@ -205,7 +219,8 @@ def score_batch(batch: HandBatch, rules: str | None = None, variant: str | None 
     if rules is not None and get_rules(rules).name != get_rules(batch.rules).name:
         batch = dataclasses.replace(batch, rules=get_rules(rules).name)
     with _threads.numba_threads(threads):
-        return scorer_module(batch.rules).score_batch(batch, variant=variant)
+        return scorer_module(batch.rules).score_batch(batch,
+                                                      variant=_context(batch.rules, variant))
 
 
 def score_waits(hand: Hand | str, rules: str | None = None, visible=None,
@@ -229,7 +244,8 @@ def score_waits(hand: Hand | str, rules: str | None = None, visible=None,
     batch = HandBatch.from_hands([h])
     try:
         with _threads.numba_threads(threads):
-            ws = scorer_module(h.rules).score_waits_batch(batch, vis, variant=variant)
+            ws = scorer_module(h.rules).score_waits_batch(batch, vis,
+                                                          variant=_context(h.rules, variant))
     except InputError as e:
         raise _retext(e, typed) from None
     out = []
@@ -277,7 +293,8 @@ def score_table(df, rules: str | None = None, variant: str | None = None, column
         raise ArgumentError(f"column {column!r} ({strings.dtype})", None,
                             "the hand column must hold strings")
     from ._arrow import score_strings   # chunked, parsed on every thread, Arrow lists
-    t = pl.from_arrow(score_strings(strings.cast(pl.String), rs.name, variant, threads))
+    t = pl.from_arrow(score_strings(strings.cast(pl.String), rs.name, _context(rs.name, variant),
+                                    threads))
     return df.with_columns(t.get_column("total"), t.get_column("legal"),
                            t.get_column("fan_ids"), t.get_column("fan_counts"),
                            t.get_column("fans"), t.get_column("error").cast(pl.String))

@@ -3,7 +3,7 @@
 - :func:`fan_lists`: a dense (N, F) fan-count matrix -> ``list<struct{id, points, count}>``
   (the datasets' ``FANS`` shape) plus the ``fan_ids`` / ``fan_counts`` list columns, all
   sharing one offsets buffer built from ``np.flatnonzero``;
-- :func:`wait_lists`: :class:`~mjfast.scoring.WaitScores` -> ``list<WAIT>``;
+- :func:`score_wait_lists`: every wait of ready hands (:mod:`._waits`) -> ``list<WAIT>``;
 - :func:`error_column`: per-row messages -> a dictionary-encoded string column (a loop
   over the bad rows only);
 - :func:`score_strings`: hand strings -> scored Arrow table. The input is cut into
@@ -20,23 +20,29 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ..datasets import FAN, WAIT
 from ..kernels import kernel
+from ._waits import meld_counts, take_rows  # noqa: F401  (the batch helpers, one definition)
 
-# The datasets module (a layer above) defines the table types; these are the same fields,
-# built by name here and cast to the tables' types by ``mjfast.datasets.conform``.
-FAN = pa.struct([("id", pa.int16()), ("points", pa.int32()), ("count", pa.int16())])
-_WAIT_BASE = [("tile", pa.int8()), ("live", pa.int8()), ("total_discard", pa.int32()),
-              ("total_self_drawn", pa.int32()), ("legal_discard", pa.bool_()),
-              ("legal_self_drawn", pa.bool_())]
+# the table types are the datasets' (the one definition, a layer below)
+_WAIT_BASE = [(f.name, f.type) for f in WAIT if not f.name.startswith("fans_")]
 
 NOT_COMPLETE = "not a complete hand"
 
 
-def fan_points(rules: str, variant: str | None, width: int) -> np.ndarray:
-    """Points of one occurrence of each fan id (column) of ``rules`` / ``variant`` (a
-    bundled name or a ``.toml`` path), from the one rule profile."""
-    from ..rules._profile import get_profile
-    table = get_profile(rules, variant).table
+def _profile(rules: str, variant):
+    """The rule profile of ``rules`` / ``variant`` (a bundled name, a ``.toml`` path, a
+    :class:`~mjfast.rules.RuleContext`, or an in-memory profile, which passes through)."""
+    from ..rules import RuleProfile, rule_context
+    if isinstance(variant, RuleProfile):
+        return variant
+    return rule_context(rules, variant).profile
+
+
+def fan_points(rules: str, variant, width: int) -> np.ndarray:
+    """Points of one occurrence of each fan id (column) of ``rules`` / ``variant`` (see
+    :func:`_profile`), from the one rule profile."""
+    table = _profile(rules, variant).table
     return np.asarray(table.points_array(width, dtype=np.int32), dtype=np.int32)
 
 
@@ -101,151 +107,40 @@ def fan_lists(fan_counts: np.ndarray, points: np.ndarray, good: np.ndarray
             pa.ListArray.from_arrays(offsets, cnt_arr, mask=mask))
 
 
-def wait_positions(ws, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(hand row, tile) of every wait, in list order (by row, then tile)."""
-    wins = np.asarray(ws.wins, dtype=bool)
-    if rows is not None:
-        wins = wins & np.asarray(rows, dtype=bool)[:, None]
-    return np.nonzero(wins)
-
-
-def wait_lists(ws, rows: np.ndarray | None = None, fans_discard: pa.Array | None = None,
-               fans_self_drawn: pa.Array | None = None) -> pa.Array:
-    """Every winning tile of each ready hand as ``list<WAIT>`` (tile order); null for
-    rows where ``rows`` (a bool mask of hands that have waits to list) is False.
-    ``fans_discard`` / ``fans_self_drawn``: one fan list per wait in the order of
-    :func:`wait_positions` (null when not given). Fields by name, as the datasets'
-    ``WAIT`` (which ``conform`` casts to)."""
-    n = np.asarray(ws.wins).shape[0]
-    r, t = wait_positions(ws, rows)
-    offsets = pa.array(_offsets(np.bincount(r, minlength=n)))
-    children = [pa.array(t.astype(np.int8)), pa.array(np.asarray(ws.live)[r, t].astype(np.int8)),
-                pa.array(np.asarray(ws.total_discard)[r, t].astype(np.int32)),
-                pa.array(np.asarray(ws.total_self_drawn)[r, t].astype(np.int32)),
-                pa.array(np.asarray(ws.legal_discard)[r, t].astype(bool)),
-                pa.array(np.asarray(ws.legal_self_drawn)[r, t].astype(bool))]
-    fields = [pa.field(k, t) for k, t in _WAIT_BASE]
-    for name, fl in (("fans_discard", fans_discard), ("fans_self_drawn", fans_self_drawn)):
-        children.append(fl if fl is not None else pa.nulls(r.size, pa.list_(FAN)))
-        fields.append(pa.field(name, pa.list_(FAN)))
-    values = pa.StructArray.from_arrays(children, fields=fields)
-    mask = None if rows is None or np.all(rows) else pa.array(~np.asarray(rows, dtype=bool))
-    return pa.ListArray.from_arrays(offsets, values, mask=mask)
-
-
-def take_rows(batch, idx: np.ndarray):
-    """Rows ``idx`` of a :class:`~mjfast.hand.HandBatch` (a new batch, arrays copied)."""
-    import dataclasses
-    return type(batch)(**{f.name: (getattr(batch, f.name)[idx] if f.name != "rules"
-                                   else batch.rules) for f in dataclasses.fields(batch)})
-
-
-def meld_counts(batch) -> np.ndarray:
-    """(N, 34) int16: the tiles of each hand's called melds (a kong counts four)."""
-    n = len(batch)
-    out = np.zeros((n, 34), dtype=np.int16)
-    nm = np.asarray(batch.n_melds)
-    for j in range(batch.melds.shape[1]):
-        r = np.flatnonzero(nm > j)          # a row appears once per slot: no add.at needed
-        if not r.size:
-            break
-        kind = batch.melds[r, j, 0]
-        tile = batch.melds[r, j, 1].astype(np.intp)
-        chow = kind == 0
-        for d in range(3):
-            out[r[chow], tile[chow] + d] += 1
-        out[r[~chow], tile[~chow]] += np.where(kind[~chow] == 1, 3, 4).astype(np.int16)
-    return out
-
-
-# Situation bits of a ready hand's flags that a wait's win sets itself (as the MCR wait
-# kernel does without ``visible``): a discard win keeps robbing-a-kong, a self-draw keeps
-# the kong replacement; 和绝张 (FOURTH_TILE) needs the visible tiles, so it is cleared.
-def _wait_flags(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    from ..hand import FOURTH_TILE, KONG_REPLACEMENT, ROBBING_KONG, SELF_DRAWN
-    f = np.asarray(flags, dtype=np.uint16)
-    base = f & np.uint16(~(SELF_DRAWN | FOURTH_TILE | KONG_REPLACEMENT | ROBBING_KONG) & 0xFFFF)
-    return (base | (f & np.uint16(ROBBING_KONG)),
-            base | np.uint16(SELF_DRAWN) | (f & np.uint16(KONG_REPLACEMENT)))
-
-
-def _wait_fans_generic(batch, ws, rows, variant, threads):
-    """Each wait's fan lists from the batch scorer (rule sets without the fast path)."""
-    from ..hand import SELF_DRAWN
-    from ._api import score_batch
-    r, t = wait_positions(ws, rows)
-    wb = take_rows(batch, r)
-    wb.counts[np.arange(r.size), t] += 1
-    wb.winning_tile[:] = t
-    out = []
-    for self_drawn in (False, True):
-        wb.flags[:] = ((batch.flags[r] | SELF_DRAWN) if self_drawn
-                       else (batch.flags[r] & ~np.uint16(SELF_DRAWN)))
-        sc = score_batch(wb, variant=variant, threads=threads)
-        fans, _, _ = fan_lists(sc.fan_counts, fan_points(batch.rules, variant, sc.fan_counts.shape[1]),
-                               np.asarray(sc.complete, dtype=bool))
-        out.append(fans)
-    return out
-
-
 def score_wait_lists(batch, rows: np.ndarray | None = None, variant: str | None = None,
                      fans: bool = True, threads: int | None = None) -> pa.Array:
     """Every winning tile of the ready hands of ``batch`` (``rows``: a bool mask of them;
     None = all) scored on a discard and on a self-draw, as ``list<WAIT>`` (null for the
     other rows); ``fans``: each wait's fan lists too. The same values as
-    ``score_waits_batch`` (no ``visible``).
-
-    MCR: the winning tiles come from the shanten tables (:func:`mjfast.waits`), then only
-    the (hand, tile) pairs that win go through the batch scorer, once per way; its fan
-    matrix gives the totals and the fan lists in one pass. (The wait kernel scores all 34
-    tiles of every hand, and a second pass was needed for the fan lists.) Other rule sets:
-    the wait kernel, then the batch scorer for the fan lists."""
-    from .._shanten import waits as find_waits
-    from . import scorer_module
-    from ._api import score_batch
+    ``score_waits_batch`` (no ``visible``): both are :func:`mjfast.scoring._waits.wait_pairs`,
+    whose fan matrices give the totals and the fan lists in one pass."""
+    from ..kernels import context_of
+    from ._waits import wait_pairs
     n = len(batch)
     rows = np.ones(n, dtype=bool) if rows is None else np.asarray(rows, dtype=bool)
     idx = np.flatnonzero(rows)
     sub = batch if idx.size == n else take_rows(batch, idx)
-    if batch.rules != "mcr":
-        ws = scorer_module(batch.rules).score_waits_batch(sub, None, variant=variant)
-        fd, fs = (_wait_fans_generic(sub, ws, None, variant, threads) if fans and idx.size
-                  else (None, None))
-        sub_lists = wait_lists(ws, None, fd, fs)
-    else:
-        mc = meld_counts(sub)
-        w = find_waits(sub.counts, batch.rules, visible=mc, threads=threads)
-        held = np.asarray(sub.counts, dtype=np.int16) + mc
-        r, t = np.nonzero(np.asarray(w.mask, dtype=bool) & (held < 4))
-        wb = take_rows(sub, r)
-        wb.counts[np.arange(r.size), t] += 1
-        wb.winning_tile[:] = t
-        ways = []
-        points = None
-        for flags in _wait_flags(sub.flags[r]):
-            wb.flags[:] = flags
-            sc = score_batch(wb, variant=variant, threads=threads)
-            if not np.all(sc.complete):
-                raise RuntimeError("a winning tile from the shanten tables does not "
-                                   "complete the hand for the scorer (a bug)")
-            fl = None
-            if fans:
-                if points is None:
-                    points = fan_points(batch.rules, variant, sc.fan_counts.shape[1])
-                fl = fan_lists(sc.fan_counts, points, np.ones(r.size, dtype=bool))[0]
-            ways.append((sc, fl))
-        (d, fd), (s, fs) = ways
-        offsets = pa.array(_offsets(np.bincount(r, minlength=idx.size)))
-        children = [pa.array(t.astype(np.int8)),
-                    pa.array(np.asarray(w.live)[r, t].astype(np.int8)),
-                    pa.array(d.totals.astype(np.int32)), pa.array(s.totals.astype(np.int32)),
-                    pa.array(np.asarray(d.legal, dtype=bool)),
-                    pa.array(np.asarray(s.legal, dtype=bool)),
-                    fd if fd is not None else pa.nulls(r.size, pa.list_(FAN)),
-                    fs if fs is not None else pa.nulls(r.size, pa.list_(FAN))]
-        fields = [pa.field(k, ty) for k, ty in _WAIT_BASE] + [
-            pa.field("fans_discard", pa.list_(FAN)), pa.field("fans_self_drawn", pa.list_(FAN))]
-        sub_lists = pa.ListArray.from_arrays(offsets, pa.StructArray.from_arrays(children, fields=fields))
+    pairs = wait_pairs(sub, context_of(_profile(batch.rules, variant)), None, threads)
+    r, t = pairs.row, pairs.tile
+    ways = []
+    points = None
+    for fan_counts, totals, legal, _ in (pairs.discard, pairs.self_drawn):
+        fl = None
+        if fans:
+            if points is None:
+                points = fan_points(batch.rules, variant, fan_counts.shape[1])
+            fl = fan_lists(fan_counts, points, np.ones(r.size, dtype=bool))[0]
+        ways.append((totals, legal, fl))
+    (td, ld, fd), (ts, ls, fs) = ways
+    offsets = pa.array(_offsets(np.bincount(r, minlength=idx.size)))
+    children = [pa.array(t.astype(np.int8)), pa.array(pairs.live[r, t].astype(np.int8)),
+                pa.array(td.astype(np.int32)), pa.array(ts.astype(np.int32)),
+                pa.array(np.asarray(ld, dtype=bool)), pa.array(np.asarray(ls, dtype=bool)),
+                fd if fd is not None else pa.nulls(r.size, pa.list_(FAN)),
+                fs if fs is not None else pa.nulls(r.size, pa.list_(FAN))]
+    fields = [pa.field(k, ty) for k, ty in _WAIT_BASE] + [
+        pa.field("fans_discard", pa.list_(FAN)), pa.field("fans_self_drawn", pa.list_(FAN))]
+    sub_lists = pa.ListArray.from_arrays(offsets, pa.StructArray.from_arrays(children, fields=fields))
     if idx.size == n:
         return sub_lists
     # spread the ready hands' lists over all rows (null elsewhere)
@@ -346,5 +241,5 @@ def score_strings(strings, rules: str = "mcr", variant: str | None = None,
                      for k, v in cols.items()})
 
 
-__all__ = ["fan_points", "fan_lists", "wait_lists", "wait_positions", "score_wait_lists",
-           "meld_counts", "take_rows", "error_column", "score_strings", "NOT_COMPLETE"]
+__all__ = ["fan_points", "fan_lists", "score_wait_lists", "meld_counts", "take_rows",
+           "error_column", "score_strings", "NOT_COMPLETE"]

@@ -20,19 +20,20 @@ import numpy as np
 
 from ..errors import IncompleteHandError, RuleSetError, SituationError
 from ..hand import Hand, HandBatch
-from ..kernels import _score_mcr as K
-from ..kernels._entry import suit_table
-from ..rules._profile import RuleProfile, get_profile
+from ..kernels import context_of
+from . import _settle
+from ._rows import run_batch
+from ._waits import wait_grid, wait_pairs
+from ..rules import RuleContext, RuleProfile, rule_context
 from ..tiles import WIND_LETTERS
 from ._params import settlement_params
 from .result import FanHit, ScoreResult
 
-N_COLS = K.N_FANS  # 83: column = fan id, 82 = 明暗杠
 
 
-@lru_cache(maxsize=None)
-def rule_table(variant: str | None = None) -> RuleProfile:
-    """The MCR table for ``variant`` (a :class:`~mjfast.rules.RuleProfile`, validated:
+def rule_table(variant: str | RuleContext | None = None) -> RuleProfile:
+    """The MCR table for ``variant`` (a name, a ``.toml`` path or a
+    :class:`~mjfast.rules.RuleContext`; a :class:`~mjfast.rules.RuleProfile`, validated:
     every key has a predicate, acyclic)."""
     return _tables(variant).profile
 
@@ -50,65 +51,38 @@ class _Tables:
         fw = table.params.get("false_win", [30, 10])
         self.false_win = (int(fw[0]), int(fw[1]))
 
-    def args(self):
-        return (self.profile.kernel_args(), _suit_table())
 
-
-def _suit_table() -> np.ndarray:
-    """Per-suit completeness table for the wait test (5**9 codes, built once, ~0.2 s)."""
-    return suit_table()
+def _profile(variant) -> RuleProfile:
+    """The MCR profile of ``variant``: a name, a ``.toml`` path or None (normalised once by
+    :func:`mjfast.rules.rule_context`), a :class:`~mjfast.rules.RuleContext`, or an
+    in-memory :class:`~mjfast.rules.RuleProfile` (:func:`mjfast.rules.without_fans`)."""
+    if isinstance(variant, RuleProfile):
+        if variant.rules != "mcr":
+            raise RuleSetError(variant.rules, None, "the MCR scorer needs an MCR rule profile")
+        return variant
+    return rule_context("mcr", variant).profile
 
 
 @lru_cache(maxsize=None)
-def _tables(variant: str | None) -> _Tables:
-    return _Tables(get_profile("mcr", variant))
+def _tables_of(profile: RuleProfile) -> _Tables:
+    return _Tables(profile)
+
+
+def _tables(variant) -> _Tables:
+    return _tables_of(_profile(variant))
 
 
 FAN_TABLE = rule_table(None)
 
 
-def _norm_variant(variant: str | None) -> str | None:
-    """``None`` for the official table, else the variant name (lower case) or file path."""
-    if variant is None or str(variant).lower() in ("", "none", "default", "official"):
-        return None
-    v = str(variant)
-    return v if v.endswith(".toml") else v.lower()
+def _context(variant):
+    """The compiled context of ``variant`` (see :func:`_profile`)."""
+    return context_of(_profile(variant))
 
 
 # ---------------------------------------------------------------------------------------
 # batch
 # ---------------------------------------------------------------------------------------
-def _check_batch(batch: HandBatch) -> np.ndarray:
-    """Rows that can be scored: winning tile given, counts within 0..4, right size."""
-    counts = batch.counts.astype(np.int64)
-    nm = batch.n_melds.astype(np.int64)
-    ok = (batch.winning_tile >= 0) & (counts.max(axis=1) <= 4)
-    ok &= counts.sum(axis=1) == 14 - 3 * nm
-    w = np.clip(batch.winning_tile.astype(np.int64), 0, 33)
-    ok &= counts[np.arange(len(counts)), w] > 0
-    return ok
-
-
-def _kernel_flags(batch: HandBatch, dtype=np.int64) -> np.ndarray:
-    """The situation bits the kernel reads. ``first_turn`` counts only for the dealer's
-    concealed self-drawn hand (the heavenly hand: no wait fans, no nine gates)."""
-    flags = batch.flags.astype(dtype)
-    heavenly = (batch.seat == batch.dealer) & (batch.n_melds == 0)
-    return np.where(heavenly, flags, flags & ~dtype(K.F_FIRST_TURN))
-
-
-def _own(a: np.ndarray, dtype) -> np.ndarray:
-    """``a`` in the batch's own small type for the kernel (no copy when it already is)."""
-    return np.ascontiguousarray(a, dtype=dtype)
-
-
-def _chunk(n: int) -> int:
-    """Rows per parallel task: enough tasks for every thread, each big enough to amortise
-    its scratch allocation."""
-    import numba
-    return max(256, -(-n // (4 * numba.get_num_threads())))
-
-
 def score_batch(batch: HandBatch, variant: str | None = None):
     """Score N complete MCR hands with the compiled kernel.
 
@@ -119,22 +93,9 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     from . import BatchScores
     if batch.rules != "mcr":
         raise RuleSetError(batch.rules, None, "the MCR scorer needs an MCR HandBatch")
-    tb = _tables(_norm_variant(variant))
-    n = len(batch)
-    fans = np.zeros((n, N_COLS), dtype=np.int16)
-    totals = np.full(n, -1, dtype=np.int32)
-    if n:
-        # the per-hand inputs in their own small types: int64 copies would be ~40 bytes a
-        # hand of fresh memory to fault in, as much as a fifth of the output's
-        K.score_batch_kernel(_own(batch.counts, np.uint8), _own(batch.winning_tile, np.int8),
-                             _own(batch.melds, np.int8), _own(batch.n_melds, np.uint8),
-                             _own(batch.flowers, np.uint8), _kernel_flags(batch, np.uint16),
-                             _own(batch.seat, np.int8), _own(batch.prevalent, np.int8),
-                             *tb.args(), fans, totals, _chunk(n))
+    fans, totals, legal, _ = run_batch(batch, _context(variant))
     complete = totals >= 0
     flowers = batch.flowers.astype(np.int32)
-    counted = totals if tb.flowers_to_minimum else totals - flowers * int(tb.points[K.FLOWER_TILES])
-    legal = complete & (counted >= tb.minimum)
     return BatchScores(fans, totals, legal, complete, {"flowers": flowers})
 
 
@@ -146,7 +107,6 @@ def score_waits_batch(batch: HandBatch, visible: np.ndarray | None = None, varia
     from . import WaitScores
     if batch.rules != "mcr":
         raise RuleSetError(batch.rules, None, "the MCR scorer needs an MCR HandBatch")
-    tb = _tables(_norm_variant(variant))
     n = len(batch)
     counts = np.ascontiguousarray(batch.counts, dtype=np.uint8)
     bad = (batch.winning_tile >= 0) | (counts.sum(axis=1).astype(np.int64) != 13 - 3 * batch.n_melds.astype(np.int64))
@@ -154,21 +114,9 @@ def score_waits_batch(batch: HandBatch, visible: np.ndarray | None = None, varia
         from ..errors import HandSizeError
         i = int(np.flatnonzero(bad)[0])
         raise HandSizeError(f"batch row {i}", i, "score_waits needs ready hands: 13 tiles (melds as 3), no winning tile")
-    has_vis = visible is not None
-    vis = (np.zeros((n, 34), dtype=np.int64) if visible is None
-           else np.asarray(visible, dtype=np.int64).reshape(n, 34))
-    wins = np.zeros((n, 34), dtype=np.bool_)
-    td = np.full((n, 34), -1, dtype=np.int32)
-    ts = np.full((n, 34), -1, dtype=np.int32)
-    ld = np.zeros((n, 34), dtype=np.bool_)
-    ls = np.zeros((n, 34), dtype=np.bool_)
-    live = np.zeros((n, 34), dtype=np.int16)
-    if n:
-        K.score_waits_kernel(counts, np.ascontiguousarray(batch.melds, dtype=np.int8),
-                             batch.n_melds.astype(np.int64), batch.flowers.astype(np.int64),
-                             _kernel_flags(batch), batch.seat.astype(np.int64),
-                             batch.prevalent.astype(np.int64), vis, has_vis, *tb.args(), wins, td, ts, ld, ls, live, _chunk(n))
-    return WaitScores(wins, td, ts, ld, ls, live)
+    vis = None if visible is None else np.asarray(visible, dtype=np.int64).reshape(n, 34)
+    pairs = wait_pairs(batch, _context(variant), vis)
+    return WaitScores(*wait_grid(pairs, n), pairs.live)
 
 
 # ---------------------------------------------------------------------------------------
@@ -184,31 +132,15 @@ def settle_mcr(total: int, legal: bool, seat: int, self_drawn: bool, discarder: 
     the others (−30 / +10 each, the Botzone judge's convention). ``discarder`` None on a
     discard win means the player before the winner (上家).
     """
-    gains = {w: 0 for w in WIND_LETTERS}
-    me = WIND_LETTERS[seat]
-    if not legal:
-        for w in WIND_LETTERS:
-            if w != me:
-                gains[w] += false_win[1]
-                gains[me] -= false_win[1]
-        return gains
-    if self_drawn:
-        for w in WIND_LETTERS:
-            if w != me:
-                gains[w] -= total + seat_payment
-                gains[me] += total + seat_payment
-        return gains
-    if discarder is None:
+    if not legal or self_drawn:
+        discarder = None
+    elif discarder is None:
         discarder = (seat - 1) % 4
-    if discarder == seat:
+    if discarder is not None and discarder == seat:
         raise SituationError(f"discarder={WIND_LETTERS[discarder]}", None, "the winner cannot be the discarder")
-    for k, w in enumerate(WIND_LETTERS):
-        if w == me:
-            continue
-        pay = seat_payment + (total if k == discarder else 0)
-        gains[w] -= pay
-        gains[me] += pay
-    return gains
+    P = _settle.params(FAN_TABLE, seat_payment=seat_payment, false_win=false_win[1])
+    out = _settle.win(P, seat, self_drawn, discarder, total, legal)
+    return {w: int(out[k]) for k, w in enumerate(WIND_LETTERS)}
 
 
 # ---------------------------------------------------------------------------------------
@@ -220,8 +152,8 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     contract (:func:`mjfast.scoring._params.settlement_params`; MCR uses ``base``, the 8
     every loser pays)."""
     params = settlement_params("mcr", params)
-    v = _norm_variant(variant)
-    tb = _tables(v)
+    tb = _tables(variant)
+    v = tb.profile
     if hand.winning_tile is None:
         raise IncompleteHandError(hand.describe(), None, "no winning tile: a waiting hand cannot be scored (see score_waits)")
     res = score_batch(HandBatch.from_hands([hand]), variant=v)
@@ -241,7 +173,8 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     extras: dict[str, Any] = {}
     if not s.self_drawn and s.discarder is None and legal:
         extras["discarder_assumed"] = WIND_LETTERS[(s.seat - 1) % 4]
-    return ScoreResult("mcr", total, legal, hand.flower_count, tuple(hits), settlement, extras, v)
+    return ScoreResult("mcr", total, legal, hand.flower_count, tuple(hits), settlement, extras,
+                       v.variant)
 
 
 __all__ = ["FAN_TABLE", "rule_table", "score_hand", "score_batch", "score_waits_batch", "settle_mcr"]

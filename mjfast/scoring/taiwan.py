@@ -24,9 +24,13 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
                       SituationError)
 from ..hand import SELF_DRAWN, Hand, HandBatch
 from ..kernels import _score_taiwan as _k
+from ..kernels import context_of
 from ..kernels._decompose import new_scratch
-from ..rules._profile import Decision, RuleProfile, get_profile
-from ..rules._profile import check_decisions as _check_decisions  # noqa: F401
+from . import _settle
+from ._rows import run_batch
+from ._waits import wait_grid, wait_pairs
+from ..rules import Decision, RuleContext, RuleProfile, rule_context
+from ..rules import check_decisions as _check_decisions  # noqa: F401
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from ._params import settlement_params
 from .result import FanHit, ScoreResult
@@ -39,12 +43,16 @@ DECISION_MODES = ("cumulative", "replaces", "highest", "one_value", "standalone"
 # =====================================================================================
 # The table
 # =====================================================================================
-@functools.lru_cache(maxsize=16)
-def get_table(variant: str | None = None) -> RuleProfile:
+def get_table(variant: str | RuleContext | None = None) -> RuleProfile:
     """The Taiwan table (:class:`~mjfast.rules.RuleProfile`: rows, decisions, settlement
     params, kernel arrays), base or with a variant applied: a name ``X`` for
-    ``mjfast/rules/taiwan.X.toml`` or the path of a user ``.toml`` variant file."""
-    profile = get_profile(RULES, variant)
+    ``mjfast/rules/taiwan.X.toml``, the path of a user ``.toml`` variant file, or a
+    :class:`~mjfast.rules.RuleContext`."""
+    return _checked(rule_context(RULES, variant).profile)
+
+
+@functools.lru_cache(maxsize=None)
+def _checked(profile: RuleProfile) -> RuleProfile:
     missing = [k for k in _k.KEYS if k not in profile.by_key]
     if missing:
         raise RuleSetError(RULES, None, f"taiwan table lacks rows for {', '.join(missing)}")
@@ -67,12 +75,6 @@ def _seat(x, name: str) -> int:
     if not 0 <= x < PLAYERS:
         raise SituationError(str(x), None, f"{name} must be a wind 0..3 (E S W N)")
     return x
-
-
-def _params(variant: str | None, base: int | None, unit: int | None) -> tuple[int, int, Mapping]:
-    p = get_table(variant).params
-    return (int(p.get("base", 0)) if base is None else int(base),
-            int(p.get("unit", 1)) if unit is None else int(unit), p)
 
 
 def dealer_bonus(streak: int = 0, variant: str | None = None) -> int:
@@ -99,30 +101,21 @@ def settle_win(tai: int, winner: int | str, *, self_drawn: bool, discarder: int 
     """
     w = _seat(winner, "winner")
     d = _seat(dealer, "dealer")
-    b, u, p = _params(variant, base, unit)
-    bonus = dealer_bonus(streak, variant)
-    out = _empty()
+    if streak < 0:
+        raise SituationError(str(streak), None, "streak must be >= 0")
     if self_drawn:
         if discarder is not None:
             raise SituationError(str(discarder), None, "a self-drawn win has no discarder")
-        for s in range(PLAYERS):
-            if s == w:
-                continue
-            extra = bonus if (w == d or (s == d and p.get("dealer_bonus_on_nondealer_tsumo", False))) else 0
-            pay = b + u * (int(tai) + extra)
-            out[WIND_LETTERS[s]] -= pay
-            out[WIND_LETTERS[w]] += pay
-        return out
-    if discarder is None:
-        raise SituationError("discarder", None, "a discard win needs the discarder")
-    x = _seat(discarder, "discarder")
-    if x == w:
-        raise SituationError(str(x), None, "the winner cannot be the discarder")
-    extra = bonus if (w == d or x == d) else 0
-    pay = b + u * (int(tai) + extra)
-    out[WIND_LETTERS[x]] -= pay
-    out[WIND_LETTERS[w]] += pay
-    return out
+        x = None
+    else:
+        if discarder is None:
+            raise SituationError("discarder", None, "a discard win needs the discarder")
+        x = _seat(discarder, "discarder")
+        if x == w:
+            raise SituationError(str(x), None, "the winner cannot be the discarder")
+    P = _settle.params(get_table(variant), base=base, unit=unit)
+    out = _settle.win(P, w, self_drawn, x, int(tai), True, d, int(streak))
+    return {WIND_LETTERS[k]: int(out[k]) for k in range(PLAYERS)}
 
 
 def settle_multiple_ron(wins: Mapping[int | str, int] | Sequence[tuple[int | str, int]],
@@ -156,28 +149,20 @@ def settle_flower_win(kind: str, winner: int | str, payer: int | str | None = No
     """The instant flower wins (no dealer bonus, no other item):
     ``kind="seven"`` 七花搶第八花 (the holder of the 8th flower, ``payer``, pays 20);
     ``kind="eight"`` 八花独占 (each other player pays 30). Values from the table."""
-    t = get_table(variant)
     w = _seat(winner, "winner")
-    b, u, _ = _params(variant, base, unit)
-    out = _empty()
+    P = _settle.params(get_table(variant), base=base, unit=unit)
     if kind in ("seven", "seven_flowers_rob"):
         if payer is None:
             raise SituationError("eighth_flower", None, "七花搶第八花 needs the holder of the 8th flower")
         x = _seat(payer, "eighth_flower")
         if x == w:
             raise SituationError(str(x), None, "the holder of the 8th flower cannot be the winner")
-        pay = b + u * t.row("seven_flowers_rob").points
-        out[WIND_LETTERS[x]] -= pay
-        out[WIND_LETTERS[w]] += pay
-        return out
-    if kind in ("eight", "eight_flowers"):
-        pay = b + u * t.row("eight_flowers").points
-        for s in range(PLAYERS):
-            if s != w:
-                out[WIND_LETTERS[s]] -= pay
-                out[WIND_LETTERS[w]] += pay
-        return out
-    raise SituationError(str(kind), None, "flower win kind must be 'seven' or 'eight'")
+        out = _settle.flower_win(P, w, x)
+    elif kind in ("eight", "eight_flowers"):
+        out = _settle.flower_win(P, w, None)
+    else:
+        raise SituationError(str(kind), None, "flower win kind must be 'seven' or 'eight'")
+    return {WIND_LETTERS[k]: int(out[k]) for k in range(PLAYERS)}
 
 
 def next_dealer_state(dealer: int | str, streak: int, winners: Iterable[int | str] | int | str | None
@@ -262,18 +247,10 @@ def _scratch(n_chunks: int) -> np.ndarray:
     return np.zeros((n_chunks,) + one.shape, dtype=one.dtype)
 
 
-def _kernel_scores(batch: HandBatch, t: RuleProfile, parallel: bool = True):
+def _kernel_scores(batch: HandBatch, t: RuleProfile):
     """(fan_counts (N, n_cols) by fan id, totals (N,))."""
-    arrs = _arrays(batch)
-    n = len(batch)
-    prof = t.kernel_args()
-    fc = np.zeros((n, t.n_cols), dtype=np.int16)
-    totals = np.zeros(n, dtype=np.int32)
-    if parallel and n > _CHUNK:
-        _k.score_batch_kernel(*arrs, prof, fc, totals, _CHUNK,
-                              _scratch((n + _CHUNK - 1) // _CHUNK))
-    else:
-        _k._score_range(0, n, *arrs, prof, fc, totals, new_scratch())
+    _arrays(batch)                               # validates (typed errors)
+    fc, totals, _, _ = run_batch(batch, context_of(t))
     return fc, totals
 
 
@@ -339,23 +316,11 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     discarder; the self-draw totals drop the discarder and robbing-a-kong."""
     from . import WaitScores
     t = get_table(variant)
-    counts, _wt, melds, n_melds, flowers, flags, seat, dealer, discarder, td = _arrays(batch)
+    _arrays(batch)                               # validates (typed errors)
     n = len(batch)
-    if visible is None:
-        vis = np.zeros((n, N_KINDS), dtype=np.uint8)
-    else:
-        vis = np.ascontiguousarray(visible, dtype=np.uint8).reshape(n, N_KINDS)
-    wins = np.zeros((n, N_KINDS), dtype=np.bool_)
-    tot_d = np.full((n, N_KINDS), -1, dtype=np.int32)
-    tot_s = np.full((n, N_KINDS), -1, dtype=np.int32)
-    live = np.zeros((n, N_KINDS), dtype=np.int8)
-    args = (counts, melds, n_melds, flowers, flags, seat, dealer, discarder, td, vis,
-            t.kernel_args(), wins, tot_d, tot_s, live)
-    if n > _CHUNK:
-        _k.score_waits_kernel(*args, _CHUNK, _scratch((n + _CHUNK - 1) // _CHUNK))
-    else:
-        _k._waits_range(0, n, *args, new_scratch())
-    return WaitScores(wins, tot_d, tot_s, wins.copy(), wins.copy(), live)
+    vis = None if visible is None else np.ascontiguousarray(visible, dtype=np.uint8).reshape(n, N_KINDS)
+    pairs = wait_pairs(batch, context_of(t), vis)
+    return WaitScores(*wait_grid(pairs, n), pairs.live.astype(np.int8))
 
 
 def _fan_hits(counts_by_id: np.ndarray, t: RuleProfile) -> tuple[FanHit, ...]:
@@ -415,7 +380,7 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     if hand.winning_tile is None:
         raise IncompleteHandError(hand.describe(), None, "no winning tile: not a complete hand")
     batch = HandBatch.from_hands([hand], RULES)
-    kc, totals = _kernel_scores(batch, t, parallel=False)
+    kc, totals = _kernel_scores(batch, t)
     total = int(totals[0])
     if total < 0:
         raise IncompleteHandError(hand.describe(), None,

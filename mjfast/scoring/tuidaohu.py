@@ -16,9 +16,7 @@ in the hand; settle them with :func:`kong_payment` from a game record.
 from __future__ import annotations
 
 import functools
-import math
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -27,9 +25,11 @@ from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
                       SituationError)
 from ..hand import Hand, HandBatch, MeldKind
 from ..kernels import _score_tuidaohu as _k
-from ..rules._profile import RuleProfile, get_profile
-from ..rules._table import RULES_DIR, available_variants
-from ..rules.registry import get_rules
+from ..kernels import context_of
+from . import _settle
+from ._rows import run_batch
+from ._waits import wait_grid, wait_pairs
+from ..rules import RuleContext, RuleProfile, get_rules, rule_context
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from ._params import settlement_params
 from .result import FanHit, ScoreResult
@@ -47,29 +47,20 @@ _POLICIES = {"win_self_drawn_payers": ("all_others",),
              "several_rons": ("head_bump",)}
 
 
-def _variant_path(variant: str) -> Path:
-    p = Path(variant)
-    if p.suffix == ".toml":
-        if p.is_file():
-            return p
-        raise RuleSetError(variant, None, "variant file not found")
-    cand = RULES_DIR / f"tuidaohu.{variant}.toml"
-    if variant == "two_player" or not cand.is_file():
-        avail = [v for v in available_variants("tuidaohu") if v != "two_player"]
-        raise RuleSetError(variant, None,
-                           f"unknown tuidaohu variant (available: {', '.join(avail) or 'none'})")
-    return cand
-
-
-@functools.lru_cache(maxsize=32)
-def get_table(rules: str = "tuidaohu", variant: str | None = None) -> RuleProfile:
+def get_table(rules: str = "tuidaohu", variant: str | RuleContext | None = None) -> RuleProfile:
     """The loaded table of ``rules`` (``tuidaohu`` or ``two_player`` = tuidaohu.toml +
     tuidaohu.two_player.toml), with an optional user ``variant`` applied on top: a name
-    ``X`` for ``mjfast/rules/tuidaohu.X.toml`` or a path to a ``.toml`` file."""
+    ``X`` for ``mjfast/rules/tuidaohu.X.toml``, a path to a ``.toml`` file or a
+    :class:`~mjfast.rules.RuleContext`."""
     name = get_rules(rules).name
     if name not in RULE_SETS:
         raise RuleSetError(rules, None, "the tuidaohu scorer serves tuidaohu and two_player")
-    profile = get_profile(name, str(_variant_path(variant)) if variant else None)
+    return _checked(rule_context(name, variant).profile)
+
+
+@functools.lru_cache(maxsize=None)
+def _checked(profile: RuleProfile) -> RuleProfile:
+    name = profile.rules
     t = profile.table
     for k in _REQUIRED_PARAMS:
         if k not in t.params:
@@ -137,25 +128,17 @@ def kong_payment(kind: str, seat: int, discarder: int | None = None, *, rules: s
     positive. ``kind`` is ``open`` (needs ``discarder``), ``added``, ``concealed`` or
     ``robbed`` (an added kong robbed for a win: pays nothing)."""
     t = _table_for(rules, variant)
-    s, players = t.settlement, t.players
-    out = {p: 0 for p in range(players)}
+    players = t.players
     if kind == "robbed":
-        return out
+        return {p: 0 for p in range(players)}
     if kind == "open":
         if discarder is None or discarder == seat or not 0 <= discarder < players:
             raise SituationError(f"discarder={discarder}", None, "an open kong needs its discarder")
-        amt = int(s["kong_open"]) * base
-        out[discarder] -= amt
-        out[seat] += amt
-        return out
-    if kind not in ("added", "concealed"):
+    elif kind not in ("added", "concealed"):
         raise SituationError(kind, None, "kong kind is open, added, concealed or robbed")
-    amt = int(s[f"kong_{kind}"]) * base
-    for p in range(players):
-        if p != seat:
-            out[p] -= amt
-            out[seat] += amt
-    return out
+    P = _settle.params(t, base=base)
+    out = _settle.kong(P, seat, kind, discarder if kind == "open" else None)
+    return {p: int(out[p]) for p in range(players)}
 
 
 def _chips_of(chips, players: int) -> dict[int, int] | None:
@@ -192,11 +175,8 @@ def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = Non
     mult = multiplier(fan, cap)
     pay = mult * int(base)
     others = [p for p in range(players) if p != seat]
-    win = {p: 0 for p in range(players)}
     note = {}
-    if self_drawn:
-        payers = others
-    else:
+    if not self_drawn:
         if discarder is None:
             if players == 2:
                 discarder = others[0]
@@ -206,10 +186,9 @@ def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = Non
         if not 0 <= discarder < players or discarder == seat:
             raise SituationError(f"discarder={discarder}", None,
                                  f"the discarder is a seat 0..{players - 1} other than the winner")
-        payers = [discarder] if s.get("win_discard_payers", "discarder") == "discarder" else others
-    for p in payers:
-        win[p] -= pay
-        win[seat] += pay
+    P = _settle.params(t, base=base, fee_rate=fee_rate)
+    paid = _settle.win(P, seat, self_drawn, None if self_drawn else discarder, int(fan))
+    win = {p: int(paid[p]) for p in range(players)}
     kong = {p: 0 for p in range(players)}
     kong_list = []
     for kind, d in kongs:
@@ -233,7 +212,7 @@ def settle(fan: int, *, seat: int, self_drawn: bool, discarder: int | None = Non
     net = dict(gross)
     for p in range(players):
         if gross[p] > 0 and fee_rate:
-            fee_amt[p] = math.floor(gross[p] * fee_rate + Fraction(1, 2))
+            fee_amt[p] = _settle.fee_on(P, gross[p])
             net[p] -= fee_amt[p]
     L = WIND_LETTERS
     out = {
@@ -298,19 +277,8 @@ def _check_situation(hand: Hand, table: RuleProfile) -> None:
 
 
 def _run_kernel(batch: HandBatch, table: RuleProfile):
-    n = len(batch)
-    F = table.n_cols
-    fan_counts = np.zeros((n, F), np.int16)
-    totals = np.full(n, -1, np.int32)
-    kongs = np.zeros(n, np.int32)
-    _k.score_batch_kernel(np.ascontiguousarray(batch.counts, np.uint8),
-                          np.ascontiguousarray(batch.melds, np.int8),
-                          np.ascontiguousarray(batch.n_melds, np.uint8),
-                          np.ascontiguousarray(batch.flags, np.uint16),
-                          np.ascontiguousarray(batch.seat, np.int8),
-                          np.ascontiguousarray(batch.dealer, np.int8),
-                          table.kernel_args(), table.kong_values,
-                          table.players, fan_counts, totals, kongs)
+    """(fan_counts (N, n_cols) int16, totals int32, kong units int32) of the batch."""
+    fan_counts, totals, _, kongs = run_batch(batch, context_of(table))
     return fan_counts, totals, kongs
 
 
@@ -348,7 +316,7 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
         st["robbed_kong"] = "the robbed added kong pays nothing (it reverts to a pung)"
     settlement = st.pop("settlement")
     legal = total >= int(table.settlement.get("minimum_fan", 0))
-    return ScoreResult(table.rules, total, legal, 0, fans, settlement, st, variant)
+    return ScoreResult(table.rules, total, legal, 0, fans, settlement, st, table.variant)
 
 
 _BAD_REASONS = {
@@ -400,22 +368,11 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     table = _table_for(batch.rules, variant)
     _validate_batch(batch, table)
     n = len(batch)
-    vis = np.zeros((n, N_KINDS), np.uint8) if visible is None else np.ascontiguousarray(visible, np.uint8)
-    if vis.shape != (n, N_KINDS):
+    vis = None if visible is None else np.ascontiguousarray(visible, np.uint8)
+    if vis is not None and vis.shape != (n, N_KINDS):
         raise InvalidCountsError(f"visible shape {vis.shape}", None, f"visible must be ({n}, 34)")
-    wins = np.zeros((n, N_KINDS), np.bool_)
-    td = np.full((n, N_KINDS), -1, np.int32)
-    ts = np.full((n, N_KINDS), -1, np.int32)
-    live = np.zeros((n, N_KINDS), np.int16)
-    _k.score_waits_kernel(np.ascontiguousarray(batch.counts, np.uint8),
-                          np.ascontiguousarray(batch.melds, np.int8),
-                          np.ascontiguousarray(batch.n_melds, np.uint8),
-                          np.ascontiguousarray(batch.flags, np.uint16),
-                          np.ascontiguousarray(batch.seat, np.int8),
-                          np.ascontiguousarray(batch.dealer, np.int8), vis,
-                          get_rules(table.rules).kind_mask, table.kernel_args(),
-                          wins, td, ts, live)
-    return WaitScores(wins, td, ts, wins.copy(), wins.copy(), live)
+    pairs = wait_pairs(batch, context_of(table), vis)
+    return WaitScores(*wait_grid(pairs, n), pairs.live)
 
 
 __all__ = ["FAN_TABLE", "FAN_TABLES", "get_table", "score_hand",

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._core import (K_CHOW, K_DISCARD, K_KONG_ADDED, K_KONG_CONCEALED,
-                            K_KONG_EXPOSED, K_PUNG, K_WIN, win_value)
-from ..engine._layout import ACT_PASS, HAND, H_LAST_TILE, VISIBLE
+from ..engine.compiled import (K_CHOW, K_DISCARD, K_KONG_ADDED, K_KONG_CONCEALED,
+                               K_KONG_EXPOSED, K_PUNG, K_WIN, win_value)
+from ..engine.layout import ACT_PASS, HAND, H_LAST_TILE, VISIBLE
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
 from ._rng import random64

@@ -28,7 +28,7 @@ import subprocess
 import threading
 from typing import Any
 
-from ..datasets._events import EventKind as K
+from ..datasets import EventKind as K
 from ..errors import MjfastError
 from ..notation.botzone import tile_code
 
@@ -152,7 +152,7 @@ class BotzoneBot:
     def __del__(self):  # pragma: no cover - best effort
         try:
             self.close()
-        except Exception:
+        except (OSError, ValueError):       # the process or its pipes already gone
             pass
 
     # ---- the policy interface ----------------------------------------------------------
@@ -170,7 +170,7 @@ class BotzoneBot:
 
     @property
     def _seats(self):
-        from ..engine._layout import H_SEATS
+        from ..engine.layout import H_SEATS
         return H_SEATS
 
     def observe(self, kind: int, player: int, tile: int, aux: int, target: int) -> None:
@@ -182,7 +182,7 @@ class BotzoneBot:
             raise ExternalBotError(self.name, None, "Botzone bots play without flowers "
                                                     "(use the botzone wall)")
         if not self.dealt:
-            from ..engine._layout import H_PREVALENT
+            from ..engine.layout import H_PREVALENT
             self.dealt = True
             self._ask(f"0 {self._id(me)} {int(self.game.S[H_PREVALENT])}")
             hand = self.game.hand(me)["concealed"]

@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine._core import (K_CHOW, K_CLAIM_LOST, K_DEAL, K_DEALER_CHANGE, K_DRAW,
-                            K_KONG_PAYMENT, K_WIN, K_WIN_PASSED, EF_LAST_TILE, apply,
-                            apply_light, init_state, situation_flags)
-from ..engine._layout import (ACT_PASS, H_DRAWN, H_ENDED, H_NEXT_DEALER, H_NEXT_STREAK,
-                              H_SCORES, HAND, H_LAST_DRAW, H_LAST_PAY, H_LAST_PLAYER,
-                              H_LAST_TILE, H_N_WINS, H_PHASE, H_PLAYERS, H_TURN, MAX_ACTIONS,
-                              MAX_FANS, PH_CLAIMED, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_ROB,
-                              W_FANS, W_FLAGS, W_SCORES, W_TOTAL, WIN_FIELDS, WINS)
-from ..engine._play import auto_step_p, confirm_wins, legal_actions_p, resolve_claims
-from ..engine._score import C_CAP, C_CAP_ON
-from ..engine._structure import (END_ERROR, END_NONE, G_DEALER, G_END, G_ENTRANT,
-                                 G_PREVALENT, G_SIZE, G_STREAK, G_TOTAL, deal_caps,
-                                 game_next, game_start)
+from ..engine.compiled import (END_ERROR, END_NONE, G_DEALER, G_END, G_ENTRANT, G_PREVALENT,
+                               G_SIZE, G_STREAK, G_TOTAL, K_CHOW, K_CLAIM_LOST, K_DEAL,
+                               K_DEALER_CHANGE, K_DRAW, K_KONG_PAYMENT, K_WIN, K_WIN_PASSED,
+                               EF_LAST_TILE, apply, auto_step, deal_caps, game_next,
+                               game_start, init_state, legal_actions,
+                               resolve_claims, set_caps, situation_flags)
+from ..engine.layout import (ACT_PASS, H_DRAWN, H_ENDED, H_NEXT_DEALER, H_NEXT_STREAK,
+                             H_SCORES, HAND, H_LAST_DRAW, H_LAST_PAY, H_LAST_PLAYER,
+                             H_LAST_TILE, H_N_WINS, H_PHASE, H_PLAYERS, H_TURN, MAX_ACTIONS,
+                             MAX_FANS, PH_CLAIMED, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_ROB,
+                             W_FANS, W_FLAGS, W_SCORES, W_TOTAL, WIN_FIELDS, WINS)
 from ..kernels import kernel
 from ._bots import NEED_VALUE, claim_choice, turn_choice, value_choice
 from ._rng import STREAM_BOT, STREAM_WALL, make_key, shuffle_into
@@ -69,33 +67,14 @@ def _record(S, EV, FN, r, nf, kind, player, tile, aux, target, flags):
     return nf
 
 
-@kernel(inline="always")
-def _event(S, ctx, P, kind, player, tile, aux, target, flags):
-    """``apply`` one event: WIN and KONG_PAYMENT with the whole context, the rest through
-    ``apply_light`` (the rule parameters only: the context, a tuple of many arrays, is
-    costly to pass per event; inlined, so that the context is not passed here either)."""
-    if kind == K_WIN or kind == K_KONG_PAYMENT:
-        return apply(S, ctx, kind, player, tile, aux, target, flags)
-    return apply_light(S, P, kind, player, tile, aux, target, flags)
-
-
-@kernel(inline="always")
-def _legal(S, ctx, P, p, out):
-    """The engine's legal actions of ``p``: the cheap pass, then the scorer only for a
-    win row that passed the completeness test."""
-    m, unchecked = legal_actions_p(S, P, p, out)
-    if unchecked:
-        m = confirm_wins(S, ctx, p, out, m)
-    return m
-
-
 @kernel
-def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bots, keys,
+def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, caps, bots, keys,
               minimum, EV, FN):
     """Play one deal from its wall to its DEALER_CHANGE with the built-in ``bots``
-    (per player). Returns ``(error, n_events, n_fans)``; error 0 when the deal ended."""
+    (per player), ``caps`` the deal's chip caps (``deal_caps``). Returns ``(error,
+    n_events, n_fans)``; error 0 when the deal ended."""
     init_state(S, ctx, dealer, prevalent, streak, seats, wall, wall_mode)
-    P = ctx[0]
+    set_caps(S, caps)
     n = S[H_PLAYERS]
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     qacts = np.zeros((4, MAX_ACTIONS, 4), dtype=np.int64)
@@ -106,7 +85,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
     ctr = np.zeros(4, dtype=np.int64)
     c = np.zeros(34, dtype=np.int64)
     scores = np.zeros(64, dtype=np.int64)
-    fans = np.zeros(MAX_FANS, dtype=np.int32)
+    fans = np.zeros(MAX_FANS, dtype=np.int64)
     sit = np.zeros(4, dtype=np.int64)
     waits = np.full(4, -1, dtype=np.int64)     # -1 unknown, else winning-tile bits
     r = 0
@@ -133,7 +112,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                     # hand cannot make one (a shortcut; the engine decides otherwise)
                     if phase == PH_ROB or (S[HAND + 34 * q + t] < 2 and q != (d + 1) % n):
                         continue
-                m = _legal(S, ctx, P, q, qacts[q])
+                m = legal_actions(S, ctx, q, qacts[q])
                 nq[q] = m
                 if m > 0:
                     if bots[q] < 0:
@@ -151,7 +130,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                 if nq[q] > 0 and kinds[q] != K_WIN:
                     for j in range(nq[q]):
                         if qacts[q, j, 0] == K_WIN:
-                            err = apply_light(S, P, K_WIN_PASSED, q, t, -1, d, 0)
+                            err = apply(S, ctx, K_WIN_PASSED, q, t, -1, d, 0)
                             if err != 0:
                                 return err, r, nf
                             nf = _record(S, EV, FN, r, nf, K_WIN_PASSED, q, t, -1, d, 0)
@@ -169,7 +148,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                         if (mask >> q) & 1:
                             i = choice[q]
                             kind = qacts[q, i, 0]
-                            err = _event(S, ctx, P, kind, q, qacts[q, i, 1], qacts[q, i, 2],
+                            err = apply(S, ctx, kind, q, qacts[q, i, 1], qacts[q, i, 2],
                                          d, 0)
                             if err != 0:
                                 return err, r, nf
@@ -183,7 +162,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                             lt = t
                             if kinds[q] == K_CHOW:
                                 lt = qacts[q, choice[q], 2] + 1   # a lost chow: its middle tile
-                            err = apply_light(S, P, K_CLAIM_LOST, q, lt, kinds[q], d, 0)
+                            err = apply(S, ctx, K_CLAIM_LOST, q, lt, kinds[q], d, 0)
                             if err != 0:
                                 return err, r, nf
                             nf = _record(S, EV, FN, r, nf, K_CLAIM_LOST, q, lt, kinds[q], d, 0)
@@ -191,10 +170,10 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
                     claims_done = False
                     continue
         # ---- forced events
-        if auto_step_p(S, P, step) == 1:
+        if auto_step(S, ctx, step):
             kind = step[0]
             p = step[1]
-            err = _event(S, ctx, P, kind, p, step[2], step[3], step[4], step[5])
+            err = apply(S, ctx, kind, p, step[2], step[3], step[4], step[5])
             if err != 0:
                 return err, r, nf
             tile = step[2]
@@ -214,7 +193,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
         # ---- a player's own turn
         if phase == PH_DRAWN or phase == PH_CLAIMED:
             p = S[H_TURN]
-            m = _legal(S, ctx, P, p, acts)
+            m = legal_actions(S, ctx, p, acts)
             if m == 0:
                 return L_STUCK, r, nf
             if bots[p] < 0:
@@ -230,7 +209,7 @@ def play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak, seats, bot
             sit0 = 0
             if kind == K_WIN:
                 sit0 = situation_flags(S, p, acts[i, 1], True, False)
-            err = _event(S, ctx, P, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
+            err = apply(S, ctx, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
             if err != 0:
                 return err, r, nf
             nf = _record(S, EV, FN, r, nf, kind, p, acts[i, 1], acts[i, 2], acts[i, 3], 0)
@@ -268,6 +247,7 @@ def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, mode, length, c
     bots = np.zeros(4, dtype=np.int64)
     G = np.zeros(G_SIZE, dtype=np.int64)
     pay = np.zeros(4, dtype=np.int64)
+    caps = np.zeros(5, dtype=np.int64)
     j = j0
     while j < jobs.shape[0]:
         game = jobs[j, 0]
@@ -287,11 +267,11 @@ def play_jobs(S, ctx, bc, base, seed, jobs, job_bots, wall_mode, mode, length, c
             for q in range(4):
                 bots[q] = job_bots[j, G[G_ENTRANT + q]] if q < n else 0
                 keys[q] = make_key(seed, game, k, STREAM_BOT, perm * 8 + q)
-            deal_caps(G, ctx[0], C_CAP_ON, C_CAP)
+            deal_caps(G, caps)
             EVd = EV[r:]
             FNd = FN[nf:]
             err, ne, nfe = play_deal(S, ctx, bc, wall, wall_mode, dealer, prevalent, streak,
-                                     seats, bots, keys, minimum, EVd, FNd)
+                                     seats, caps, bots, keys, minimum, EVd, FNd)
             for i in range(nfe):
                 FN[nf + i, 0] += r
             META[dd, M_JOB] = j

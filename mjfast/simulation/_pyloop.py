@@ -16,7 +16,7 @@ import numpy as np
 
 from ..datasets._events import EventKind as K
 from ..engine import Action, Game
-from ..engine import _layout as EL
+from ..engine import layout as EL
 from ..errors import ArgumentError
 
 
@@ -68,7 +68,7 @@ def play_jobs_python(plan, job_idx):
     r_total = nf_total = 0
     c = np.zeros(34, dtype=np.int64)
     scores = np.zeros(64, dtype=np.int64)
-    fans = np.zeros(EL.MAX_FANS, dtype=np.int32)
+    fans = np.zeros(EL.MAX_FANS, dtype=np.int64)
     for jj, j in enumerate(job_idx):
         game, perm, nd, dealer = (int(x) for x in plan.jobs[j])
         entrant_bots = plan.job_bots[j]
@@ -156,8 +156,7 @@ def _choose(pol, g, p, acts):
 def _play_one(g, ctx, bc, n, pols, codes, keys, minimum, c, scores, fans, decide_turn,
               decide_claim):
     """One deal on ``g``; returns (error code, {event row: situation flags of a win})."""
-    from ..engine._core import situation_flags
-    from ..engine._play import auto_step
+    from ..engine.compiled import auto_step, situation_flags
     S = g.S
     sit: dict[int, int] = {}
     ctr = [0] * n
@@ -228,7 +227,7 @@ def _play_one(g, ctx, bc, n, pols, codes, keys, minimum, c, scores, fans, decide
                             apply(K.CLAIM_LOST, q, lt, a.kind, d)
                     claims_done = False
                     continue
-        if auto_step(S, ctx, step) == 1:
+        if auto_step(S, ctx, step):
             kind, p, tile, aux, target, flags = (int(x) for x in step)
             apply(kind, p, tile, aux, target, flags)
             claims_done = False

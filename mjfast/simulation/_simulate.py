@@ -1,14 +1,15 @@
-"""The simulator's Python driver: games -> shards -> tables (and files).
+"""The simulator's Python driver: games -> shards -> tables.
 
 A run is a list of *jobs* (one game under one seat permutation), cut into shards of whole
 games; the shards depend only on the arguments (never on the worker count), each is played
 by the compiled loop (:func:`mjfast.simulation._loop.play_jobs`) and turned into the
 ``events``, ``deals``, ``games`` and ``wins`` tables of :mod:`mjfast.datasets`.
+:func:`simulate` plays them in this process and returns the tables, or with ``out`` (or
+``workers``) runs the simulate job (:mod:`._job`) on the one job runner.
 """
 from __future__ import annotations
 
 import itertools
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Sequence
@@ -16,13 +17,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from ..datasets import (DEFAULT_VARIANT, EventKind, Events, conform, events_to_arrow,
-                        sim_deal_id, sim_game_id)
-from ..datasets._events import EventFlag
+from ..datasets import (EventFlag, EventKind, Events, conform, events_to_arrow, sim_deal_id,
+                        sim_game_id)
+from ..engine import END_NAMES, GAME_LENGTH, MODE_WINDS, MODES, WINDS_CAP
 from ..errors import ArgumentError, RuleSetError
-from ..rules.registry import get_rules
-
-from ..engine._structure import (END_NAMES, GAME_LENGTH, MODE_WINDS, MODES, WINDS_CAP)
+from ..kernels import C_MINIMUM
+from ..rules import RuleContext, get_rules, rule_context
 
 GAME_DEALS = GAME_LENGTH
 """Nominal deals per game (``deals`` N asks for ceil(N / 16) games): MCR four winds x
@@ -68,7 +68,7 @@ def permutations(players: int, duplicate: int | bool | None) -> list[tuple[int, 
 @dataclass
 class Plan:
     rules: str
-    variant: str | None
+    variant: str | None                            # the loader's key of ``ctx``
     seed: int
     bots: list[Any]
     n_deals: int
@@ -77,6 +77,7 @@ class Plan:
     jobs: np.ndarray = field(repr=False)           # (J, 4) game, perm, max deals, dealer
     job_bots: list[list[Any]] = field(repr=False)  # per job, bot by entrant (game player)
     chips: int = 0                                 # two-player chips per entrant (0: none)
+    ctx: RuleContext | None = field(default=None, repr=False)   # the rule context
 
     def shards(self, games_per_shard: int = GAMES_PER_SHARD) -> list[np.ndarray]:
         """Job index ranges of the shards (whole games, every permutation of a game in
@@ -90,15 +91,18 @@ class Plan:
         return out
 
 
-def make_plan(rules: str, bots, deals: int, seed: int, variant: str | None = None,
-              wall: str | None = None, duplicate: int | bool | None = None,
-              chips: int | None = None) -> Plan:
+def make_plan(rules: str | RuleContext, bots, deals: int, seed: int,
+              variant: str | RuleContext | None = None, wall: str | None = None,
+              duplicate: int | bool | None = None, chips: int | None = None) -> Plan:
     """The jobs of a run: ceil(deals / 16) games, each once per seat permutation. A
     job's ``max deals`` is 16 (MCR, Tuidaohu, two-player) or the safety cap (Taiwan,
     whose games run to the end of the North round); the last game is cut to the
     remainder when ``deals`` is not a multiple of 16 (so Taiwan runs give at least
-    ``deals`` deals, exactly ``deals`` when fewer than 16)."""
-    rs = get_rules(rules)
+    ``deals`` deals, exactly ``deals`` when fewer than 16). ``rules`` / ``variant``: a
+    rule set and variant, or a :class:`~mjfast.rules.RuleContext` (no variant: the
+    default tables)."""
+    ctx = rule_context(rules, variant)
+    rs = ctx.structure
     if wall not in (None, "standard", "botzone"):
         raise ArgumentError(str(wall), None, "wall is 'standard' or 'botzone'")
     if wall == "botzone" and rs.name != "mcr":
@@ -123,8 +127,8 @@ def make_plan(rules: str, bots, deals: int, seed: int, variant: str | None = Non
         for pi, perm in enumerate(perms):
             rows.append((game, pi, nd, 0))
             job_bots.append([items[perm[p]] for p in range(rs.players)])
-    return Plan(rs.name, variant, int(seed), items, int(deals), wall, perms,
-                np.asarray(rows, dtype=np.int64).reshape(-1, 4), job_bots, int(chips or 0))
+    return Plan(rs.name, ctx.arg, int(seed), items, int(deals), wall, perms,
+                np.asarray(rows, dtype=np.int64).reshape(-1, 4), job_bots, int(chips or 0), ctx)
 
 
 # ---------------------------------------------------------------------------------------
@@ -133,7 +137,7 @@ def make_plan(rules: str, bots, deals: int, seed: int, variant: str | None = Non
 @lru_cache(maxsize=None)
 def _worker(rules: str, variant: str | None, wall: str | None):
     from ..engine import make_context
-    from ..engine._layout import STATE_SIZE
+    from ..engine.layout import STATE_SIZE
     from ._eval import make_bot_context
     from ._rng import tile_set
     ctx = make_context(rules, variant)
@@ -141,18 +145,6 @@ def _worker(rules: str, variant: str | None, wall: str | None):
     S = np.zeros(STATE_SIZE, dtype=np.int32)
     base = tile_set(rules, flowers=False if wall == "botzone" else None)
     return ctx, bc, S, base
-
-
-@lru_cache(maxsize=None)
-def fan_points(rules: str, variant: str | None) -> np.ndarray:
-    """Points of each fan id (the rule profile's value; the engine's fan table)."""
-    from ..engine import fan_table
-    t = fan_table(rules, variant)
-    pts = np.zeros(256, dtype=np.int32)
-    for r in t.rows:
-        if 0 <= r.id < 256:
-            pts[r.id] = r.points
-    return pts
 
 
 def _bot_code(b) -> int:
@@ -171,10 +163,8 @@ def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
     """Play the jobs ``job_idx`` of ``plan`` (compiled bots in the compiled loop; seats
     with Python policies or external bots in the Python loop) and build the tables."""
     from . import _loop as L
-    from ..engine._layout import WALL_BOTZONE, WALL_STANDARD
-    from ..engine._score import _ctx_parts, _variant_of
+    from ..engine.layout import WALL_BOTZONE, WALL_STANDARD
     ctx, bc, S, base = _worker(plan.rules, plan.variant, plan.wall)
-    ctx[0][:] = _ctx_parts(plan.rules, _variant_of(plan.variant))[0]   # undo a run's chip caps
     jobs = plan.jobs[job_idx]
     codes = np.array([[_bot_code(b) for b in plan.job_bots[j]] + [0] * (4 - len(plan.job_bots[j]))
                       for j in job_idx], dtype=np.int64).reshape(-1, 4)
@@ -184,7 +174,7 @@ def play_shard(plan: Plan, job_idx: np.ndarray) -> ShardResult:
         return play_jobs_python(plan, job_idx)
     total_deals = int(jobs[:, 2].sum())
     wall_mode = WALL_BOTZONE if plan.wall == "botzone" else WALL_STANDARD
-    minimum = int(ctx[0][7])
+    minimum = int(ctx[0][C_MINIMUM])
     cap_d = max(total_deals, 1)
     EV = np.zeros((min(cap_d, 256) * 1024 + 1024, L.EV_COLS), dtype=np.int32)
     FN = np.zeros((min(cap_d, 256) * 160 + 160, 3), dtype=np.int32)
@@ -220,7 +210,7 @@ def build_tables(plan: Plan, job_idx, EV, FN, META, WALLS) -> ShardResult:
     starts = np.repeat(META[:, L.M_EV0], counts)
     seq = (np.arange(R) - starts).astype(np.int32)
     kind = EV[:, L.E_KIND].astype(np.int8)
-    pts = fan_points(plan.rules, plan.variant)
+    pts = (plan.ctx or rule_context(plan.rules, plan.variant)).profile.points_array(256, np.int32)
     flen = np.bincount(FN[:, 0], minlength=R)[:R].astype(np.int32) if len(FN) else np.zeros(R, np.int32)
     offs = np.zeros(R + 1, dtype=np.int32)
     np.cumsum(flen, out=offs[1:])
@@ -253,7 +243,6 @@ def _tables(plan: Plan, jobs, ev: Events, META, WALLS, deal_ids, game_ids, EV) -
     first_win = {}
     for r in win_rows:
         first_win.setdefault(int(ev.deal[r]), int(r))
-    bot_names = [[_bot_name(b) for b in plan.job_bots[0]]]
     deals: dict[str, list] = {k: [] for k in (
         "deal_id", "game_id", "deal_index", "source", "seed", "prevalent", "dealer", "streak",
         "seats", "start_scores", "wall", "wall_mode", "entrants", "bots", "permutation",
@@ -333,6 +322,7 @@ def _tables(plan: Plan, jobs, ev: Events, META, WALLS, deal_ids, game_ids, EV) -
         wins["legal"].append(not (int(ev.flags[r]) & int(EventFlag.FALSE_WIN)))
         wins["fans"].append(_fans_list(ev, r))
         wins["scores"].append([int(x) for x in ev.scores[r]])
+    wins["source"] = ["simulate"] * len(wins["deal_id"])
     return {"events": events_to_arrow(ev), "deals": conform("deals", deals),
             "games": conform("games", games), "wins": conform("wins", wins)}
 
@@ -363,75 +353,52 @@ class SimulationResult:
     errors: list[dict]
 
 
-def _headers(deals: pa.Table) -> dict[str, dict]:
+def headers(deals: pa.Table) -> dict[str, dict]:
+    """Per deal id, what a log writer puts in its header (the ``deals`` row's dealer,
+    winds, seats, scores, bots, game)."""
     cols = ("dealer", "prevalent", "streak", "seats", "start_scores", "bots", "permutation",
             "game_id", "deal_index")
     data = deals.select(["deal_id", *cols]).to_pylist()
     return {row.pop("deal_id"): row for row in data}
 
 
-def _write_shard(plan: Plan, job_idx, shard: str, out: str, jsonl: bool, botzone: bool) -> dict:
-    """Play one shard and write its files (atomic); returns its marker info."""
-    from ..datasets import Dataset
-    from ..datasets._jsonl import write_jsonl
-    from ..datasets._botzone_text import write_botzone_text
-    from pathlib import Path
-    res = play_shard(plan, job_idx)
-    ds = Dataset(out)
-    variant = plan.variant or DEFAULT_VARIANT
-    for name, t in res.tables.items():
-        ds.write(name, t, rules=plan.rules, variant=variant, shard=shard)
-    part = Path(out)
-    if jsonl or botzone:
-        heads = _headers(res.tables["deals"])
-        if jsonl:
-            write_jsonl(part / "jsonl" / f"rules={plan.rules}" / f"variant={variant}"
-                        / f"part-{shard}.jsonl", res.events, plan.rules, plan.variant, heads)
-        if botzone:
-            write_botzone_text(part / "botzone" / f"rules={plan.rules}" / f"variant={variant}"
-                               / f"part-{shard}.txt", res.events, heads, plan.variant)
-    info = {"jobs": [int(job_idx[0]), int(job_idx[-1]) + 1], "deals": res.tables["deals"].num_rows,
-            "events": res.tables["events"].num_rows, "wins": res.tables["wins"].num_rows,
-            "errors": res.errors}
-    ds.mark_done(shard, info)
-    return info
-
-
-def _shard_task(args):
-    plan, job_idx, shard, out, jsonl, botzone = args
-    return shard, _write_shard(plan, job_idx, shard, out, jsonl, botzone)
-
-
-def simulate(rules: str = "mcr", bots="efficiency", deals: int = 100, seed: int = 0, *,
-             variant: str | None = None, wall: str | None = None,
-             duplicate: int | bool | None = None, out: str | None = None,
-             jsonl: bool = False, botzone_text: bool = False, workers: int = 1,
-             games_per_shard: int = GAMES_PER_SHARD, chips: int | None = None,
-             progress: Callable[[int, int, int], None] | None = None) -> SimulationResult:
+def simulate(rules: str | RuleContext = "mcr", bots="efficiency", deals: int = 100,
+             seed: int = 0, *, variant: str | RuleContext | None = None,
+             wall: str | None = None, duplicate: int | bool | None = None,
+             out: str | None = None, jsonl: bool = False, botzone_text: bool = False,
+             workers: int = 1, games_per_shard: int = GAMES_PER_SHARD,
+             chips: int | None = None,
+             progress: Callable[[int, int, int], None] | None = None,
+             executor=None) -> SimulationResult:
     """Simulate ``deals`` deals (ceil(deals / 16) games played by the rule set's game
     structure, the last one cut short; Taiwan's games run to the end of the North round,
     so a Taiwan run has at least ``deals`` deals) with ``bots`` (one
     name, a comma list or a list: ``efficiency``, ``value``, ``cmd:<command>``, a Python
     policy, a :class:`BotzoneBot`), deterministic in ``seed`` whatever ``workers``.
 
+    ``rules`` / ``variant``: a rule set and variant (a bundled name or a ``.toml`` path;
+    none: the default tables), or a :class:`~mjfast.rules.RuleContext`.
     ``duplicate`` (True / 4 / 24) plays every game once per seat permutation (same walls).
     ``wall="botzone"`` (MCR): the Botzone judge's wall (136 tiles, a 34-tile segment per
-    player). With ``out`` the tables are written as a dataset (``events``, ``deals``,
-    ``games``, ``wins``; plus ``jsonl/`` and, for MCR + botzone wall + botzone variant,
-    ``botzone/`` text) and only the path is returned; without it the tables come back in
-    memory. ``progress(shards_done, shards, deals_done)`` is called after each shard.
+    player). Without ``out`` the tables come back in memory (``workers`` > 1: played by the
+    job runner's process pool). With ``out`` the simulate job (:func:`simulate_job`) runs on
+    the one job runner into that dataset folder (``events``, ``deals``, ``games``,
+    ``wins``; plus ``jsonl/`` and, for MCR + botzone wall + botzone variant, ``botzone/``
+    text): resumable, the same command again rewrites nothing; only the path comes back.
+    ``executor``: a runner executor (default: a pool of ``workers``, inline for one).
+    ``progress(shards_done, shards, deals_done)`` is called after each shard.
     ``chips`` (two-player): each player brings that many chips, pays at most his stack
     and the game ends when a stack is spent.
     """
     plan = make_plan(rules, bots, deals, seed, variant, wall, duplicate, chips)
     if botzone_text and not (plan.rules == "mcr" and plan.wall == "botzone"
-                             and (plan.variant or "").lower() == "botzone"):
+                             and plan.ctx.variant == "botzone"):
         raise ArgumentError("botzone_text", None, "Botzone text needs rules mcr, "
                                                   "wall botzone and variant botzone")
-    if not isinstance(workers, (int, np.integer)) or workers < 1:
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
         raise ArgumentError(str(workers), None, "workers must be a positive integer")
-    shards = plan.shards(games_per_shard)
-    if out is None:
+    if out is None and workers == 1 and executor is None:
+        shards = plan.shards(games_per_shard)
         parts = []
         done_deals = 0
         for i, idx in enumerate(shards):
@@ -444,36 +411,39 @@ def simulate(rules: str = "mcr", bots="efficiency", deals: int = 100, seed: int 
         events = Events.concat([p.events for p in parts])
         return SimulationResult(tables, events, None, done_deals,
                                 [e for p in parts for e in p.errors])
-    from ..datasets import Dataset
-    ds = Dataset(out)
-    todo = [(plan, idx, f"{i:05d}", str(out), jsonl, botzone_text)
-            for i, idx in enumerate(shards) if not ds.is_done(f"{i:05d}")]
-    done = len(shards) - len(todo)
-    done_deals = sum(v.get("deals", 0) for v in ds.done_shards().values())
-    if progress and done:
-        progress(done, len(shards), done_deals)
-    if workers == 1 or len(todo) <= 1:
-        for t in todo:
-            _, info = _shard_task(t)
-            done += 1
-            done_deals += info["deals"]
-            if progress:
-                progress(done, len(shards), done_deals)
-    else:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-        with ProcessPoolExecutor(min(workers, len(todo)), mp_context=mp.get_context("fork")) as ex:
-            futs = [ex.submit(_shard_task, t) for t in todo]
-            for f in as_completed(futs):
-                _, info = f.result()
-                done += 1
-                done_deals += info["deals"]
-                if progress:
-                    progress(done, len(shards), done_deals)
-    errors = [e for v in ds.done_shards().values() for e in v.get("errors", [])]
-    ds.write_manifest({"job": "simulate", "rules": plan.rules,
-                       "variant": plan.variant or DEFAULT_VARIANT, "seed": plan.seed,
-                       "bots": [_bot_name(b) for b in plan.bots], "deals": plan.n_deals,
-                       "wall": plan.wall or "standard", "duplicate": len(plan.perms),
-                       "games_per_shard": games_per_shard})
-    return SimulationResult(None, None, str(out), done_deals, errors)
+    from ..runner import InlineExecutor, make_executor, run_job
+    from ._job import simulate_job
+    ex = executor or make_executor(workers)
+    if not all(isinstance(b, str) for b in plan.bots) and not isinstance(ex, InlineExecutor):
+        raise ArgumentError(str(workers), None, "Python policies and bot objects play in this "
+                                                "process: workers=1")
+    job = simulate_job([plan.ctx], plan.bots, plan.n_deals, plan.seed, wall=plan.wall,
+                       duplicate=duplicate, games_per_shard=games_per_shard, chips=chips,
+                       jsonl=jsonl and out is not None, botzone_text=botzone_text and out is not None)
+    state = {"deals": 0}
+
+    def on_shard(key, info, done, total):
+        state["deals"] += int(info.get("rows", {}).get("deals", 0))
+        if progress:
+            progress(done, total, state["deals"])
+
+    if out is not None:
+        summary = run_job(job, out, ex, progress=on_shard)
+        markers = summary.manifest["shards"].values()
+        return SimulationResult(None, None, str(out), int(summary.tables.get("deals", 0)),
+                                [e for m in markers for e in m.get("errors", [])])
+    import tempfile
+    from ..datasets import Dataset, events_from_arrow
+    with tempfile.TemporaryDirectory(prefix="mjfast-simulate-") as tmp:
+        summary = run_job(job, tmp, ex, progress=on_shard)
+        ds = Dataset(tmp)
+        import pyarrow.parquet as pq
+        tables = {}
+        for name in ("events", "deals", "games", "wins"):
+            files = [ds.shard_path(name, plan.rules, plan.ctx.variant, s.key) for s in job.shards]
+            tables[name] = pa.concat_tables([pq.read_table(f) for f in files if f.exists()]) \
+                if any(f.exists() for f in files) else conform(name, {})
+        markers = summary.manifest["shards"].values()
+        return SimulationResult(tables, events_from_arrow(tables["events"]), None,
+                                tables["deals"].num_rows,
+                                [e for m in markers for e in m.get("errors", [])])

@@ -85,6 +85,8 @@ H_DEALER_DONE = 88   # 1 once DEALER_CHANGE was applied
 H_LAST_FLAGS = 89    # EventFlag bits the engine computed for the last WIN (FALSE_WIN, ...)
 H_RECEIVED = 90      # 4 slots: what each player received so far in the deal (before the fee)
 H_PAID = 94          # 4 slots: what each player paid so far in the deal (the chip cap)
+H_CAP_ON = 98        # 1: this deal's payments are capped by H_CAP (two-player chips)
+H_CAP = 99           # 4 slots: the most each player may pay in this deal
 HEADER = 104
 
 # ---- per-player blocks -----------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""What a log reader hands to the replay: a chunk of deals as events, plus what the log
+"""What every reader hands to the replay: a chunk of deals as events, plus what the log
 itself says (its numbers, kept for comparison) and what could not be read.
 
 A reader checks the SYNTAX of a log and the little context it needs to name an event (the
@@ -9,7 +9,6 @@ complete) is the engine's, during the replay.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -152,25 +151,31 @@ class ChunkBuilder:
                         list(self.deals), list(self.quarantine), self.n_in, self.has_can_hu)
 
 
-# ---------------------------------------------------------------------------------------
-# Botzone tile codes and fan names
-# ---------------------------------------------------------------------------------------
-@lru_cache(maxsize=1)
-def botzone_codes() -> dict[str, int]:
-    """Botzone tile code (``W1``, ``F3``, ``J2``, ``H5``) -> tile id."""
-    from ..notation.botzone import tile_code
-    return {tile_code(t): t for t in range(42)}
+def deal_info(did: str, source: str, meta: dict[str, Any] | None, line: int = 0,
+              botzone_default: bool = False) -> DealInfo:
+    """A deal of the project's own events (a ``deals`` row or a JSON-lines header as
+    ``meta``): dealer, winds, wall; the wall's length decides its convention (136 tiles:
+    the Botzone wall; none: ``botzone_default``)."""
+    meta = meta or {}
+    wall = meta.get("wall")
+    wall = None if wall is None or len(wall) == 0 else np.asarray(wall, dtype=np.int8)
+    seats = meta.get("seats")
+    return DealInfo(deal_id=did, source=source, line=line,
+                    prevalent=int(meta.get("prevalent") or 0),
+                    dealer=int(meta.get("dealer") or 0), streak=int(meta.get("streak") or 0),
+                    seats=None if seats is None else [int(s) for s in seats],
+                    wall=wall, botzone_wall=(len(wall) == 136 if wall is not None
+                                             else botzone_default),
+                    seed=meta.get("seed"), bots=meta.get("bots"),
+                    game_id=meta.get("game_id"), deal_index=meta.get("deal_index"))
 
 
-@lru_cache(maxsize=4)
-def fan_names(rules: str = "mcr", variant: str | None = "botzone") -> dict[str, tuple[int, int]]:
-    """Fan name (Chinese name or one of the row's ``aliases``) -> (id, points) of the rule
-    profile (the judge's names are DATA in the rule file, compared by id); ``variant`` a
-    bundled name or a variant file's path."""
-    from ..rules._profile import get_profile
-    table = get_profile(rules, variant).table
-    out: dict[str, tuple[int, int]] = {}
-    for r in table.rows:
-        for name in (r.zh, *(getattr(r, "aliases", None) or r.get("aliases", ()))):
-            out[name] = (r.id, r.points)
-    return out
+def events_chunk(source: str, ev: Events, infos: list[DealInfo], quarantine, n_in,
+                 lines: np.ndarray | None = None) -> LogChunk:
+    """A chunk of the project's own events: their WIN rows hold the numbers to check."""
+    line = lines if lines is not None else ev.seq.astype(np.int64)
+    return LogChunk(source, ev, line, np.full((len(ev), ev.players), CAN_HU_NONE, np.int16),
+                    infos, quarantine, n_in, has_can_hu=False, logged_in_events=True)
+
+
+__all__ = ["CAN_HU_NONE", "ChunkBuilder", "DealInfo", "LogChunk", "deal_info", "events_chunk"]

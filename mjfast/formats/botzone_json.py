@@ -1,4 +1,5 @@
-"""Reader of the Botzone match-log JSON export (one deal per file; the file name is the id).
+"""Botzone match-log JSON (``--format botzone-json``): one deal per file, the file name is
+its id. The format has a reader only (the project writes Botzone logs as text).
 
 The public events are the judge steps' ``display`` objects (``INIT``, ``DEAL``, ``DRAW``,
 ``PLAY``, ``PENG``, ``CHI``, ``GANG``, ``BUGANG``, ``HU``, ``HUANG``); the bots' replies
@@ -16,12 +17,20 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 import numpy as np
 
 from ..datasets import EventFlag, EventKind
-from ._log import ChunkBuilder, DealInfo, LogChunk, botzone_codes, fan_names
+from ._chunk import ChunkBuilder, DealInfo, LogChunk
+from .botzone_text import judge_names, tile_codes
+
+if TYPE_CHECKING:
+    from ..rules import RuleContext
+
+NAME = "botzone-json"
+SUFFIXES = (".json",)
+SOURCE = "botzone-json"     # judged under the Botzone rules (MCR: variant botzone)
 
 _CLAIM_WORDS = {"PENG": EventKind.PUNG, "CHI": EventKind.CHOW, "GANG": EventKind.KONG_EXPOSED,
                 "HU": EventKind.WIN}
@@ -33,16 +42,26 @@ class _Bad(Exception):
         self.step = step
 
 
-class BotzoneJsonReader:
+def read(paths, ctx: "RuleContext | None" = None, *, chunk_deals: int = 2000,
+         seen: set | None = None) -> Iterator[LogChunk]:
+    """Chunks of ``chunk_deals`` deals (files) of ``paths``; ``ctx`` maps the judge's fan
+    names (default: MCR ``botzone``, the rules the judge used)."""
+    from ..rules import rule_context
+    ctx = rule_context(ctx if ctx is not None else "mcr", source=SOURCE)
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    yield from Reader(paths, ctx, chunk_deals, seen=seen)
+
+
+class Reader:
     """Iterate Botzone match-log JSON files in chunks of deals (:class:`LogChunk`)."""
 
-    def __init__(self, paths: Iterable[str | os.PathLike], chunk_deals: int = 2000,
-                 rules: str = "mcr", variant: str | None = "botzone", seen: set | None = None,
-                 source: str | None = None):
+    def __init__(self, paths: Iterable[str | os.PathLike], ctx: "RuleContext",
+                 chunk_deals: int = 2000, seen: set | None = None, source: str | None = None):
         self.paths = [str(p) for p in paths]
         self.chunk_deals = max(1, int(chunk_deals))
-        self.codes = botzone_codes()
-        self.fans = fan_names(rules, variant)
+        self.codes = tile_codes()
+        self.fans = judge_names(ctx)
         self.seen = seen if seen is not None else set()
         self.source = source
 
@@ -256,3 +275,5 @@ class BotzoneJsonReader:
             raise _Bad(len(logs), "truncated: the log has no HU or HUANG")
         info.n_lines = len(logs)
 
+
+__all__ = ["NAME", "SUFFIXES", "SOURCE", "Reader", "read"]

@@ -1,4 +1,6 @@
-"""Events as JSON lines (mjai-like, extended for flowers, 16-tile hands, fans and payments).
+"""JSON lines (``--format jsonl``, and ``.jsonl`` files under ``--format events``): events
+as one JSON object per line (mjai-like, extended for flowers, 16-tile hands, fans and
+payments). The one module of the format: its codes, the writer, the reader.
 
 One JSON object per line. Each deal opens with a header, then one object per event, in
 ``seq`` order::
@@ -23,10 +25,12 @@ Tiles are the project's short names (``5m``, ``E``, ``C``, flowers ``a``..``h``;
 ``mjfast/tiles.py``), ``null`` for a hidden tile. ``flags`` lists the
 :class:`~mjfast.datasets.EventFlag` names set (lower case). A field equal to its default
 (-1, no flags) is left out; any ``aux`` the kind gives no name to is written as ``"aux"``.
-Fan names are joined from the rule profile at writing time (the reader ignores them).
-The header carries ``deal_id``, ``players`` and any metadata the writer is given (a row of
-the ``deals`` table: dealer, prevalent, seats, scores...); :func:`read_jsonl` gives back
-the same :class:`Events` (and the headers on request).
+Fan names are joined from the rule context at writing time (the reader ignores them); the
+header records the context's ``rules`` and ``variant`` (what wrote the events: a replay
+without ``--variant`` uses it). The header carries ``deal_id``, ``players`` and any
+metadata the writer is given (a row of the ``deals`` table: dealer, prevalent, seats,
+scores...); :func:`read_jsonl` gives back the same :class:`Events` (and the headers on
+request).
 """
 from __future__ import annotations
 
@@ -34,13 +38,21 @@ import io
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 import numpy as np
 
-from ..errors import LogParseError
+from ..datasets import EventBuilder, EventFlag, EventKind, Events
+from ..errors import LogParseError, MjfastError
 from ..tiles import N_TILE_IDS, tile_name
-from ._events import EventBuilder, EventFlag, EventKind, Events
+from ._chunk import DealInfo, LogChunk, deal_info, events_chunk
+
+if TYPE_CHECKING:
+    from ..rules import RuleContext
+
+NAME = "jsonl"
+SUFFIXES = (".jsonl", ".ndjson")
+SOURCE = None               # the header records the rules that wrote the events
 
 TYPE_NAMES = {
     EventKind.DEAL: "deal", EventKind.DRAW: "draw", EventKind.FLOWER: "flower",
@@ -62,15 +74,12 @@ def _tile(t: int):
     return None if t < 0 else tile_name(int(t))
 
 
-def _fan_names(rules: str | None, variant: str | None) -> dict[int, tuple[str, str]]:
-    if not rules:
-        return {}
-    try:
-        from ..rules._table import load_table
-        table = load_table(rules, None if variant in (None, "default") else variant)
-    except Exception:  # names are labels only: a missing profile leaves them out
-        return {}
-    return {r.id: (r.en, r.zh) for r in table.rows}
+def _context(ctx) -> "RuleContext | None":
+    """A rule context (or a rule set's name: its default) for the names, or None."""
+    if ctx is None:
+        return None
+    from ..rules import rule_context
+    return rule_context(ctx)
 
 
 def _flags_list(flags: int) -> list[str]:
@@ -129,20 +138,23 @@ def _jsonable(v):
     return v
 
 
-def iter_jsonl(ev: Events, rules: str | None = None, variant: str | None = None,
+def iter_jsonl(ev: Events, ctx: "RuleContext | str | None" = None,
                headers: Mapping[str, Mapping[str, Any]] | None = None) -> Iterable[str]:
-    """The JSON lines of ``ev`` (one string per line, no newline). ``headers``: extra
-    metadata per deal id, written into its ``start_deal`` object."""
-    names = _fan_names(rules, variant)
+    """The JSON lines of ``ev`` (one string per line, no newline). ``ctx``: the rule
+    context that wrote the events (fan names, and ``rules`` / ``variant`` in each header;
+    a rule set's name: its default; None: neither). ``headers``: extra metadata per deal
+    id, written into its ``start_deal`` object."""
+    ctx = _context(ctx)
+    names = {} if ctx is None else {i: (n.en, n.zh) for i, n in ctx.names.items()}
     for d, a, b in ev.deal_slices():
         did = ev.deal_ids[d]
         seqs = ev.seq[a:b]
         if not np.array_equal(seqs, np.arange(b - a, dtype=seqs.dtype)):
             raise LogParseError(did, int(a), "events of a deal must be numbered 0, 1, 2, ...")
         head: dict[str, Any] = {"type": "start_deal", "deal_id": did, "players": ev.players}
-        if rules:
-            head["rules"] = rules
-            head["variant"] = variant or "default"
+        if ctx is not None:
+            head["rules"] = ctx.rules
+            head["variant"] = ctx.variant
         if headers and did in headers:
             for key, v in headers[did].items():
                 if key not in ("type", "deal_id", "players"):
@@ -166,17 +178,22 @@ def iter_jsonl(ev: Events, rules: str | None = None, variant: str | None = None,
             r += 1
 
 
-def write_jsonl(path: str | os.PathLike, ev: Events, rules: str | None = None,
-                variant: str | None = None,
-                headers: Mapping[str, Mapping[str, Any]] | None = None) -> Path:
-    """Write ``ev`` as JSON lines (UTF-8, ``\\n``), atomically. Returns the path."""
-    from ._store import atomic_write_bytes
+def encode(ev: Events, ctx: "RuleContext | str | None" = None,
+           headers: Mapping[str, Mapping[str, Any]] | None = None) -> bytes:
+    """The file's bytes for ``ev`` (:func:`iter_jsonl`, UTF-8, ``\\n`` line ends)."""
     buf = io.StringIO()
-    for line in iter_jsonl(ev, rules, variant, headers):
+    for line in iter_jsonl(ev, ctx, headers):
         buf.write(line)
         buf.write("\n")
+    return buf.getvalue().encode("utf-8")
+
+
+def write(path: str | os.PathLike, ev: Events, ctx: "RuleContext | str | None" = None,
+          headers: Mapping[str, Mapping[str, Any]] | None = None) -> Path:
+    """Write ``ev`` as JSON lines, atomically. Returns the path."""
+    from ..datasets import atomic_write_bytes
     path = Path(path)
-    atomic_write_bytes(path, buf.getvalue().encode("utf-8"))
+    atomic_write_bytes(path, encode(ev, ctx, headers))
     return path
 
 
@@ -283,3 +300,106 @@ def read_jsonl(source, with_headers: bool = False):
                     total=_int(o, "total", src, i), scores=scores, fans=fans)
     ev = builder.build() if builder is not None else Events.empty()
     return (ev, headers) if with_headers else ev
+
+
+# ---------------------------------------------------------------------------------------
+# the replay's reader
+# ---------------------------------------------------------------------------------------
+def _jsonl_blocks(path: Path) -> Iterator[tuple[int, list[str]]]:
+    """(first line number, lines) of each deal block (a start_deal line and what follows)."""
+    block: list[str] = []
+    start = 1
+    with open(path, "rb") as f:
+        for no, raw in enumerate(f, start=1):
+            text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+            if '"start_deal"' in text and block:
+                yield start, block
+                block, start = [], no
+            if not block:
+                start = no
+            block.append(text)
+    if block:
+        yield start, block
+
+
+def read_file(path: Path, chunk_deals: int, seen: set, bz: bool) -> Iterator[LogChunk]:
+    """The deals of one JSON-lines file in chunks; a block (a ``start_deal`` line and what
+    follows) that :func:`read_jsonl` rejects is quarantined with its line."""
+    src = str(path)
+    parts: list[Events] = []
+    infos: list[DealInfo] = []
+    lines: list[np.ndarray] = []
+    quarantine: list[dict] = []
+    n_in = 0
+
+    def flush():
+        ev = Events.concat(parts) if parts else Events.empty()
+        ln = np.concatenate(lines) if lines else np.zeros(0, np.int64)
+        return events_chunk(src, ev, list(infos), list(quarantine), n_in, ln)
+
+    for start, block in _jsonl_blocks(path):
+        n_in += 1
+        try:
+            ev, headers = read_jsonl(block, with_headers=True)
+        except MjfastError as e:
+            did = None
+            try:
+                did = json.loads(block[0]).get("deal_id")
+            except (ValueError, AttributeError):
+                pass
+            pos = getattr(e, "position", None)
+            quarantine.append({"source": src, "deal_id": did,
+                               "line": start + (pos - 1 if isinstance(pos, int) else 0),
+                               "step": None, "reason": getattr(e, "reason", str(e)),
+                               "rows": len(block)})
+            continue
+        if len(ev.deal_ids) != 1:
+            quarantine.append({"source": src, "deal_id": None, "line": start, "step": None,
+                               "reason": "a block without exactly one start_deal",
+                               "rows": len(block)})
+            continue
+        did = ev.deal_ids[0]
+        if did in seen:
+            quarantine.append({"source": src, "deal_id": did, "line": start, "step": None,
+                               "reason": f"deal id {did} repeats an earlier deal",
+                               "rows": len(block)})
+            continue
+        seen.add(did)
+        parts.append(ev)
+        infos.append(deal_info(did, src, headers[0], start, botzone_default=bz))
+        # line of each event: events follow the header one per line (DEAL rows share one)
+        lines.append(np.full(len(ev), start, np.int64))
+        if len(infos) >= chunk_deals:
+            yield flush()
+            parts, infos, lines, quarantine, n_in = [], [], [], [], 0
+    yield flush()
+
+
+def read(paths, ctx: "RuleContext | None" = None, *, chunk_deals: int = 2000,
+         seen: set | None = None) -> Iterator[LogChunk]:
+    """Chunks of the deals of each JSON-lines file of ``paths``. A deal without a wall
+    takes the Botzone wall under ``ctx`` MCR ``botzone`` (a replayed Botzone log), else
+    the standard one."""
+    seen = seen if seen is not None else set()
+    bz = ctx is not None and ctx.rules == "mcr" and ctx.variant == "botzone"
+    for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths):
+        yield from read_file(Path(p), chunk_deals, seen, bz)
+
+
+def recorded_variant(path: str | os.PathLike) -> tuple[str, str] | None:
+    """(rules, variant) the file's first deal header records (what wrote it), or None."""
+    with open(path, "rb") as f:
+        for raw in f:
+            if raw.strip():
+                try:
+                    head = json.loads(raw)
+                except ValueError:
+                    return None
+                if isinstance(head, dict) and head.get("rules"):
+                    return str(head["rules"]), str(head.get("variant") or "default")
+                return None
+    return None
+
+
+__all__ = ["NAME", "SUFFIXES", "SOURCE", "TYPE_NAMES", "KIND_OF", "FLAG_NAMES", "iter_jsonl",
+           "encode", "write", "read_jsonl", "read_file", "read", "recorded_variant"]

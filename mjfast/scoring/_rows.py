@@ -1,0 +1,43 @@
+"""The one batch path of the four scorers: a :class:`~mjfast.hand.HandBatch` through the
+compiled row loop (``mjfast.kernels.score_batch_rows``, parallel over chunks, every row
+scored by the rule set's linked scorer symbol)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels import X_NCOLS, score_batch_range, score_batch_rows
+
+# the batch arrays in the dtypes HandBatch documents: one compiled version of the loop
+_DTYPES = (("counts", np.uint8), ("winning_tile", np.int8), ("melds", np.int8),
+           ("n_melds", np.uint8), ("flowers", np.uint8), ("flags", np.uint16),
+           ("seat", np.int8), ("prevalent", np.int8), ("dealer", np.int8),
+           ("discarder", np.int8), ("streak", np.int16), ("table_discards", np.int16))
+
+
+SERIAL_BELOW = 4096     # rows: fewer are scored on the calling thread (starting the
+                        # kernel's threads costs milliseconds, about 4,000 hands' work)
+
+
+def _chunk(n: int) -> int:
+    """Rows per parallel task: enough tasks for every thread, each big enough to amortise
+    its scratch."""
+    import numba
+    return max(256, -(-n // (4 * numba.get_num_threads())))
+
+
+def run_batch(batch, ctx: np.ndarray):
+    """Score every row of ``batch`` with context ``ctx``: ``(fan_counts (N, n_cols) int16,
+    totals int32 (-1 = not complete), legal bool, extra int32)``."""
+    n = len(batch)
+    arrays = [np.ascontiguousarray(getattr(batch, name), dtype=dt) for name, dt in _DTYPES]
+    arrays[2] = arrays[2].reshape(n, 5, 4)
+    fans = np.zeros((n, int(ctx[X_NCOLS])), dtype=np.int16)
+    totals = np.full(n, -1, dtype=np.int32)
+    legal = np.zeros(n, dtype=np.bool_)
+    extra = np.zeros(n, dtype=np.int32)
+    import numba
+    if n >= SERIAL_BELOW and numba.get_num_threads() > 1:
+        score_batch_rows(ctx, *arrays, fans, totals, legal, extra, _chunk(n))
+    elif n:
+        score_batch_range(0, n, ctx, *arrays, fans, totals, legal, extra)
+    return fans, totals, legal, extra
