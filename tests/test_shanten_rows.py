@@ -108,3 +108,15 @@ def test_first_bad_row_in_row_order():
     assert mjfast.shanten(hands[:1]).shape == (1,)
     assert mjfast.shanten(hands[:0]).shape == (0,)
     assert mjfast.waits(hands[:0]).mask.shape == (0, 34)
+
+
+def test_cache_stamps_follow_the_names_imported_from_the_kernels_face():
+    """The kernels face re-exports the shanten row: a module that imports only ``kernel``
+    from it does not depend on the row (an edit there does not recompile it); one that
+    imports a row function does."""
+    from mjfast.kernels import _cache
+    row = "mjfast.kernels._shanten"
+    assert row not in _cache.module_closure("mjfast.simulation._rng")      # kernel only
+    assert row not in _cache.module_closure("mjfast.engine._core")
+    assert row in _cache.module_closure("mjfast.simulation._eval")         # the row's names
+    assert row in _cache.module_closure("mjfast.simulation._bots")
