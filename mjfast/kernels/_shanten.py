@@ -54,8 +54,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import DISABLED, kernel
-from ._shanten_tables import (AUX_KNIT_MOST_SHIFT, AUX_KNIT_SHIFT, AUX_ORPHAN_PAIR_SHIFT,
-                              AUX_ORPHAN_SHIFT, CLASS_DISABLED, HONOR_BASE, get_tables)
+from ._shanten_tables import (AUX_KNIT_SHIFT, AUX_ORPHAN_PAIR_SHIFT, AUX_ORPHAN_SHIFT,
+                              CLASS_DISABLED, CLASS_MASK, HONOR_BASE, KNIT_MOST_SHIFT,
+                              KNIT_U_SHIFT, KNIT_V_SHIFT, KNIT_W_SHIFT, get_tables)
 
 from ..rules.registry import (FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT, FORM_REGULAR,  # noqa: F401
                               FORM_SEVEN_PAIRS, FORM_SEVEN_PAIRS_TRIPLET,
@@ -326,8 +327,9 @@ def replace_code(codes, s, code):
 
 @kernel(inline="always")
 def load_parts(codes, two, tab):
-    """The parts of the hand whose part codes are ``codes``: the tuple ``(class0, class1,
-    class2, class3, aux0, aux1, aux2, aux3)`` (two-player: the dots and bamboo are the
+    """The parts of the hand whose part codes are ``codes``: the tuple ``(word0, word1,
+    word2, word3, aux0, aux1, aux2, aux3)`` (``word``: the part's class (``& CLASS_MASK``)
+    and knitted summary, ``tab[code, 0]``; two-player: the dots and bamboo are the
     disabled part)."""
     k0, k1, k2, k3 = codes
     r3 = k3 + HONOR_BASE
@@ -352,65 +354,86 @@ def replace_part(parts, s, code, tab):
 
 @kernel(inline="always")
 def _knitted_open(parts, no_melds, fm, best, mode):
-    """(honors-and-knitted, knitted straight): whether each may still matter, from a
-    bound: at most the most ranks of one knitted group per suit are knitted tiles. In
-    MODE_MIN a form that cannot go below ``best`` does not matter, in MODE_TIES one that
-    cannot reach it; in MODE_EXACT every form open to the hand matters."""
+    """(honors-and-knitted, knitted straight): whether each may still matter. In MODE_MIN
+    a form that cannot go below ``best`` does not matter, in MODE_TIES one that cannot
+    reach it; in MODE_EXACT every form open to the hand matters. The bounds, from the
+    parts' knitted summaries: at most the most ranks of one group per suit are knitted
+    tiles (``most``), and the remainder needs at least the least of its parts' distances
+    (``rlb``: a set and a pair from any parts, or a pair)."""
     want_hk = no_melds and (fm & (1 << FORM_HONORS_KNITTED)) != 0
     want_ks = (fm & (1 << FORM_KNITTED_STRAIGHT)) != 0
     if mode != MODE_EXACT:
-        most = (((parts[4] >> AUX_KNIT_MOST_SHIFT) & 3) + ((parts[5] >> AUX_KNIT_MOST_SHIFT) & 3)
-                + ((parts[6] >> AUX_KNIT_MOST_SHIFT) & 3))
-        hon = (parts[7] >> AUX_ORPHAN_SHIFT) & 15
+        w0, w1, w2, w3 = parts[0], parts[1], parts[2], parts[3]
+        most = (((w0 >> KNIT_MOST_SHIFT) & 3) + ((w1 >> KNIT_MOST_SHIFT) & 3)
+                + ((w2 >> KNIT_MOST_SHIFT) & 3))
+        u0 = (w0 >> KNIT_U_SHIFT) & 3
+        u1 = (w1 >> KNIT_U_SHIFT) & 3
+        u2 = (w2 >> KNIT_U_SHIFT) & 3
+        u3 = (w3 >> KNIT_U_SHIFT) & 3
+        if no_melds:
+            u01 = min(u0, u1)
+            u23 = min(u2, u3)
+            rlb = min(min(min((w0 >> KNIT_W_SHIFT) & 7, (w1 >> KNIT_W_SHIFT) & 7),
+                          min((w2 >> KNIT_W_SHIFT) & 7, (w3 >> KNIT_W_SHIFT) & 7)),
+                      min(min(((w0 >> KNIT_V_SHIFT) & 3) + min(u1, u23),
+                              ((w1 >> KNIT_V_SHIFT) & 3) + min(u0, u23)),
+                          min(((w2 >> KNIT_V_SHIFT) & 3) + min(u01, u3),
+                              ((w3 >> KNIT_V_SHIFT) & 3) + min(u01, u2))))
+        else:
+            rlb = min(min(u0, u1), min(u2, u3))
         tie = 1 if mode == MODE_TIES else 0
-        want_ks = want_ks and 9 - most < best + tie
-        want_hk = want_hk and 14 - min(most + hon, 14) < best + tie
-    return want_hk, want_ks
+        want_ks = want_ks and 9 - most + rlb < best + tie
+        want_hk = want_hk and 14 - min(most + ((parts[7] >> AUX_ORPHAN_SHIFT) & 15), 14) < best + tie
+        return want_hk, want_ks, rlb
+    return want_hk, want_ks, 0
 
 
 @kernel(inline="always")
-def _knitted(parts, no_melds, want_hk, want_ks, vec, FD, best, mode):
-    """The knitted forms (MCR) that may matter (:func:`_knitted_open`): returns the new
-    minimum, ``FD`` recorded but in MODE_MIN. Every permutation in MODE_EXACT (no data
-    dependent branches); otherwise only those whose knitted tiles leave them a chance."""
+def _knitted(parts, no_melds, want_hk, want_ks, rlb, vec, FD, best, mode):
+    """The knitted forms (MCR) that may matter (:func:`_knitted_open`; ``rlb`` its bound
+    of the remainder): returns the new minimum, ``FD`` recorded but in MODE_MIN. The
+    knitted tiles of the best permutation first; then, unless ``9 - kmax + rlb`` keeps the
+    straight out (but in MODE_EXACT), every permutation without data-dependent branches."""
     a0, a1, a2 = parts[4], parts[5], parts[6]
-    hv = vec[parts[3]]
-    h01 = _field(hv, 1)
-    h10 = _field(hv, 2)
-    h11 = _field(hv, 3)
-    cut = best + (1 if mode == MODE_TIES else 0)
-    ks = INF
     kmax = 0
     for p in range(6):
-        fa = _knit_field(a0, PERMS[p, 0])
-        fb = _knit_field(a1, PERMS[p, 1])
-        fc = _knit_field(a2, PERMS[p, 2])
-        kk = (fa & 3) + (fb & 3) + (fc & 3)
-        kmax = max(kmax, kk)
-        if want_ks and (mode == MODE_EXACT or 9 - kk < cut):
-            a01 = (fa >> 2) & 3
-            b01 = (fb >> 2) & 3
-            c01 = (fc >> 2) & 3
-            if no_melds:
-                # the remainder: one set and the pair
-                r = min(min((fa >> 6) & 7, (fb >> 6) & 7), min((fc >> 6) & 7, h11))
-                r = min(r, ((fa >> 4) & 3) + min(min(b01, c01), h01))
-                r = min(r, ((fb >> 4) & 3) + min(min(a01, c01), h01))
-                r = min(r, ((fc >> 4) & 3) + min(min(a01, b01), h01))
-                r = min(r, h10 + min(min(a01, b01), c01))
-            else:
-                # with a called meld: the pair only
-                r = min(min(a01, b01), min(c01, h01))
-            ks = min(ks, 9 - kk + r)
+        kmax = max(kmax, (_knit_field(a0, PERMS[p, 0]) & 3) + (_knit_field(a1, PERMS[p, 1]) & 3)
+                   + (_knit_field(a2, PERMS[p, 2]) & 3))
     if want_hk:
         d = 14 - min(kmax + ((parts[7] >> AUX_ORPHAN_SHIFT) & 15), 14)
         best = min(best, d)
         if mode != MODE_MIN:
             FD[FORM_HONORS_KNITTED] = d
-    if want_ks:
-        best = min(best, ks)
-        if mode != MODE_MIN:
-            FD[FORM_KNITTED_STRAIGHT] = ks
+    cut = best + (1 if mode == MODE_TIES else 0)
+    if not want_ks or (mode != MODE_EXACT and 9 - kmax + rlb >= cut):
+        return best
+    hv = vec[parts[3] & CLASS_MASK]
+    h01 = _field(hv, 1)
+    h10 = _field(hv, 2)
+    h11 = _field(hv, 3)
+    ks = INF
+    for p in range(6):
+        fa = _knit_field(a0, PERMS[p, 0])
+        fb = _knit_field(a1, PERMS[p, 1])
+        fc = _knit_field(a2, PERMS[p, 2])
+        kk = (fa & 3) + (fb & 3) + (fc & 3)
+        a01 = (fa >> 2) & 3
+        b01 = (fb >> 2) & 3
+        c01 = (fc >> 2) & 3
+        if no_melds:
+            # the remainder: one set and the pair
+            r = min(min((fa >> 6) & 7, (fb >> 6) & 7), min((fc >> 6) & 7, h11))
+            r = min(r, ((fa >> 4) & 3) + min(min(b01, c01), h01))
+            r = min(r, ((fb >> 4) & 3) + min(min(a01, c01), h01))
+            r = min(r, ((fc >> 4) & 3) + min(min(a01, b01), h01))
+            r = min(r, h10 + min(min(a01, b01), c01))
+        else:
+            # with a called meld: the pair only
+            r = min(min(a01, b01), min(c01, h01))
+        ks = min(ks, 9 - kk + r)
+    best = min(best, ks)
+    if mode != MODE_MIN:
+        FD[FORM_KNITTED_STRAIGHT] = ks
     return best
 
 
@@ -421,7 +444,9 @@ def hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, mode):
     form ``f``'s distance, ``INF`` where the form is not open (called melds, not in
     ``fm``; MODE_TIES: or it cannot reach the minimum); exact for every form in
     MODE_EXACT (see the module docstring)."""
-    c0, c1, c2, c3, a0, a1, a2, a3 = parts
+    c0, c1, c2, c3 = (parts[0] & CLASS_MASK, parts[1] & CLASS_MASK, parts[2] & CLASS_MASK,
+                      parts[3] & CLASS_MASK)
+    a0, a1, a2, a3 = parts[4], parts[5], parts[6], parts[7]
     reg = _field(vec[ct[ct[ct[c0, c1], c2], c3]], 2 * m + 1)
     record = mode != MODE_MIN
     if record:
@@ -453,9 +478,9 @@ def hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, mode):
             if record:
                 FD[FORM_THIRTEEN_ORPHANS] = d
     if (fm & KN_BITS) != 0 and m >= max_sets - 1:
-        want_hk, want_ks = _knitted_open(parts, no_melds, fm, best, mode)
+        want_hk, want_ks, rlb = _knitted_open(parts, no_melds, fm, best, mode)
         if want_hk or want_ks:
-            best = _knitted(parts, no_melds, want_hk, want_ks, vec, FD, best, mode)
+            best = _knitted(parts, no_melds, want_hk, want_ks, rlb, vec, FD, best, mode)
     return best
 
 
@@ -521,7 +546,7 @@ def _special_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, R):
         kse = np.int64(0)
         rv = R[16:32]
         sub = R[32:36]
-        hv = vec[parts[3]]
+        hv = vec[parts[3] & CLASS_MASK]
         for p in range(6):
             kk = 0
             for s in range(3):
@@ -588,7 +613,8 @@ def hand_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, ct, opt, 
     three others, then the special forms at the minimum."""
     eff = np.int64(0)
     if FD[FORM_REGULAR] == best:
-        c0, c1, c2, c3 = parts[0], parts[1], parts[2], parts[3]
+        c0, c1, c2, c3 = (parts[0] & CLASS_MASK, parts[1] & CLASS_MASK, parts[2] & CLASS_MASK,
+                          parts[3] & CLASS_MASK)
         c01 = ct[c0, c1]
         sh = m * (m + 1)
         width = np.int64(1) << (2 * (m + 1))

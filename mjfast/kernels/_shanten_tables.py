@@ -33,14 +33,14 @@ Tables (what :mod:`._shanten` reads; all ``int64`` but ``ct``):
 
 ``tab``  (5**9 + 5**7, 4): one row of 32 bytes per part code, the suits' codes first, the
          honors' from :data:`HONOR_BASE`:
-         ``[0]`` the class of the code's vector;
+         ``[0]`` the class of the code's vector (bits 0-15), then a knitted summary
+         (:func:`_knit_summary`: bounds for the knitted straight);
          ``[1]`` AUX: bits 0-23 n1, n2, n3, n4 (how many ranks are held 1..4 times, 6 bits
          each, so four words can be added without carries); bits 24-27 distinct orphans
          held (terminals 1 and 9, every honor); bits 28-30 "an orphan is held twice or
          more" (0/1); bits 32 + 9g (g = 0, 1, 2: the knitted group of ranks g+1, g+4,
          g+7): 2 bits ranks of the group held, then 2 bits D[0,1], 2 bits D[1,0], 3 bits
-         D[1,1] of the suit with one copy of each held group rank removed; bits 59-60
-         the most ranks of one group held (a bound for the knitted forms);
+         D[1,1] of the suit with one copy of each held group rank removed;
          ``[2]`` masks for k = 2m + p = 0..5 (m = 0..2), 9 bits each at bit ``9k``;
          ``[3]`` masks for k = 6..11 (m = 3..5), 9 bits each at bit ``9(k - 6)``.
 ``vec``  (C,): class -> its 12 distances, 5 bits each, field ``k = 2m + p`` at bit ``5k``.
@@ -65,7 +65,7 @@ import numpy as np
 
 from ._jit import kernel
 
-TABLE_VERSION = 3
+TABLE_VERSION = 4
 MAX_SETS = 5               # Taiwan: 5 sets + a pair
 N_FIELDS = 2 * (MAX_SETS + 1)
 SUIT_DIGITS = 9
@@ -77,7 +77,11 @@ AUX_ORPHAN_SHIFT = 24
 AUX_ORPHAN_PAIR_SHIFT = 28
 AUX_KNIT_SHIFT = 32
 AUX_KNIT_BITS = 9
-AUX_KNIT_MOST_SHIFT = 59   # 2 bits: the most ranks of one knitted group held
+CLASS_MASK = 0xFFFF        # tab[code, 0]: the class in the low bits, then the knitted summary
+KNIT_MOST_SHIFT = 16       # 2 bits: the most ranks of one knitted group held (suits)
+KNIT_U_SHIFT = 18          # 2 bits: the least D[0,1] over the three reduced suits (honors: D[0,1])
+KNIT_V_SHIFT = 20          # 2 bits: the least D[1,0] (honors: D[1,0])
+KNIT_W_SHIFT = 22          # 3 bits: the least D[1,1] (honors: D[1,1])
 
 HONOR_BASE = 5 ** SUIT_DIGITS      # the honors' rows of ``tab`` start here
 N_CODES = 5 ** SUIT_DIGITS + 5 ** HONOR_DIGITS
@@ -203,7 +207,6 @@ def _generate(ndig, chows, orphan_lo, orphan_hi):
                | (np.uint64(n4) << np.uint64(18)) | (np.uint64(orph) << np.uint64(AUX_ORPHAN_SHIFT))
                | (np.uint64(opair) << np.uint64(AUX_ORPHAN_PAIR_SHIFT)))
         if chows and ndig == 9:
-            most = 0
             for g in range(3):
                 held = 0
                 sub = code
@@ -215,8 +218,6 @@ def _generate(ndig, chows, orphan_lo, orphan_hi):
                 f = (held | (int(D[sub, 1]) << 2) | (int(D[sub, 2]) << 4)
                      | (int(D[sub, 3]) << 6))
                 aux |= np.uint64(f) << np.uint64(AUX_KNIT_SHIFT + AUX_KNIT_BITS * g)
-                most = max(most, held)
-            aux |= np.uint64(most) << np.uint64(AUX_KNIT_MOST_SHIFT)
         SH[code, 1] = aux
     return SH, MK
 
@@ -369,10 +370,31 @@ def generate() -> dict[str, np.ndarray]:
     mk = np.concatenate([suit_mk, honor_mk])
     vec, ct, opt, cls = _classes(sh[:, 0])
     tab = np.empty((N_CODES, 4), dtype=np.int64)
-    tab[:, 0] = cls
+    tab[:, 0] = cls | _knit_summary(sh[:, 1].astype(np.int64), vec[cls])
     tab[:, 1] = sh[:, 1].astype(np.int64)
     tab[:, 2:] = mk.astype(np.int64)
     return {"tab": tab, "vec": vec, "ct": ct, "opt": opt}
+
+
+def _knit_summary(aux: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """The knitted summary of every code (``tab[:, 0]`` above the class): for a suit the
+    most ranks of one group held and the least D[0,1], D[1,0], D[1,1] over its three
+    reduced forms; for the honors their own D[0,1], D[1,0], D[1,1]. Lower bounds of the
+    knitted straight: ``9 - sum(most) + R`` with ``R`` combined from the least values."""
+    f = np.stack([(aux >> (AUX_KNIT_SHIFT + AUX_KNIT_BITS * g)) & 511 for g in range(3)])
+    most = (f & 3).max(axis=0)
+    u = ((f >> 2) & 3).min(axis=0)
+    v = ((f >> 4) & 3).min(axis=0)
+    w = ((f >> 6) & 7).min(axis=0)
+    hon = slice(HONOR_BASE, None)
+    most[hon] = 0
+    u[hon] = (vectors[hon] >> 5) & 31
+    v[hon] = (vectors[hon] >> 10) & 31
+    w[hon] = (vectors[hon] >> 15) & 31
+    if u.max() > 3 or v.max() > 3 or w.max() > 7:
+        raise RuntimeError("shanten tables: a knitted summary does not fit its field")
+    return ((most << KNIT_MOST_SHIFT) | (u << KNIT_U_SHIFT) | (v << KNIT_V_SHIFT)
+            | (w << KNIT_W_SHIFT))
 
 
 def get_tables() -> dict[str, np.ndarray]:
