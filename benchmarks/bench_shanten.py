@@ -16,6 +16,19 @@ One set of ``N`` (default 1M) random 13-tile MCR hands, drawn from the wall
 
 The last test prints ns/hand and the ratios (mjfast must be at least 100x faster per hand).
 Taiwan: ``mjfast.shanten(..., rules="taiwan")`` on N random 16-tile hands, hands/s.
+
+Before/after on the same hands (two checkouts, e.g. a ``git worktree`` of the older commit
+with its Cython parser built in place; rounds interleaved, the order alternating)::
+
+    python benchmarks/bench_shanten.py --compare BEFORE_DIR [--python PY] [--n 1000000]
+        [--cycles 4] [--rounds 5] [--cases shanten-mcr,waits-mcr,...]
+
+One thread, the public calls (``shanten``, ``shanten(forms=True)``, ``waits``) on wall
+hands of every rule set (MCR, Tuidaohu, two-player 13 tiles, Taiwan 16) and on ready MCR
+hands; each worker loads the same saved hands and warms its kernels first. Printed: ns per
+hand (the best call of each checkout), the median ratio of paired calls (before and after
+run back to back, order alternating: robust to a load that changes during the run),
+whether both gave identical outputs (a digest), and the load average before and after.
 """
 from __future__ import annotations
 
@@ -181,5 +194,123 @@ def main(n: int = N) -> None:
     _print_summary(r)
 
 
+# ---------------------------------------------------------------------------------------
+# before/after compare (interleaved, same hands)
+# ---------------------------------------------------------------------------------------
+COMPARE_CASES = {        # name -> (call, rules, hands file)
+    "shanten-mcr": ("shanten", "mcr", "mcr13"), "forms-mcr": ("forms", "mcr", "mcr13"),
+    "waits-mcr": ("waits", "mcr", "mcr13"), "waits-ready-mcr": ("waits", "mcr", "mcr_ready"),
+    "shanten-taiwan": ("shanten", "taiwan", "taiwan16"), "waits-taiwan": ("waits", "taiwan", "taiwan16"),
+    "shanten-tuidaohu": ("shanten", "tuidaohu", "tuidaohu13"),
+    "waits-tuidaohu": ("waits", "tuidaohu", "tuidaohu13"),
+    "forms-taiwan": ("forms", "taiwan", "taiwan16"), "forms-tuidaohu": ("forms", "tuidaohu", "tuidaohu13"),
+    "shanten-two_player": ("shanten", "two_player", "two_player13"),
+    "waits-two_player": ("waits", "two_player", "two_player13"),
+}
+
+
+def _compare_worker(data_dir: str) -> None:          # pragma: no cover - a subprocess
+    import hashlib
+
+    import mjfast._shanten as SS
+    hands = {}
+    warm: dict[str, str] = {}
+    print("ready", flush=True)
+    for line in sys.stdin:
+        case, rounds = line.split()
+        call, rules, name = COMPARE_CASES[case]
+        if name not in hands:
+            hands[name] = np.load(os.path.join(data_dir, f"{name}.npy"))
+        h = hands[name]
+        if call == "waits":
+            def fn():
+                return SS.waits(h, rules=rules, threads=1)
+        else:
+            def fn():
+                return SS.shanten(h, rules=rules, forms=call == "forms", threads=1)
+        if case not in warm:                                # compile / load, warm; digest
+            res = fn()
+            arrays = ([res.mask, res.live, res.shanten] if call == "waits" else
+                      [res[k] for k in sorted(res)] if call == "forms" else [res])
+            warm[case] = hashlib.sha1(b"".join(np.ascontiguousarray(x).tobytes()
+                                               for x in arrays)).hexdigest()[:12]
+        times = []
+        for _ in range(int(rounds)):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+        print(f"{min(times):.6f} {warm[case]}", flush=True)
+
+
+def compare(argv) -> None:
+    import argparse
+    import subprocess
+    import tempfile
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--compare", required=True, metavar="BEFORE_DIR")
+    ap.add_argument("--python", default=sys.executable, help="the BEFORE checkout's Python")
+    ap.add_argument("--n", type=int, default=1_000_000)
+    ap.add_argument("--cycles", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--cases", default=",".join(COMPARE_CASES))
+    a = ap.parse_args(argv)
+    after = str(Path(__file__).resolve().parents[1])
+    data = tempfile.mkdtemp(prefix="mjfast-shanten-compare-")
+    import mjfast
+    seeds = {"mcr13": ("mcr", 13), "taiwan16": ("taiwan", 16), "tuidaohu13": ("tuidaohu", 13),
+             "two_player13": ("two_player", 13)}
+    for name, (rules, size) in seeds.items():
+        np.save(os.path.join(data, f"{name}.npy"), random_hands(a.n, size, rules, seed=20261129))
+    np.save(os.path.join(data, "mcr_ready.npy"),
+            mjfast.random_hands(a.n, "mcr", "ready", seed=20261129).counts)
+    procs = {}
+    for side, root, py in (("before", a.compare, a.python), ("after", after, sys.executable)):
+        procs[side] = subprocess.Popen([py, os.path.abspath(__file__), "--compare-worker", data],
+                                       cwd=root, text=True, stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE,
+                                       env=dict(os.environ, PYTHONPATH=root))
+        procs[side].stdout.readline()
+    load0 = os.getloadavg()
+    cases = a.cases.split(",")
+    times: dict[tuple, list[float]] = {}
+    ratios: dict[str, list[float]] = {}
+    digests: dict[str, set] = {}
+    for c in range(a.cycles):
+        for case in cases:
+            for r in range(a.rounds):
+                pair = {}
+                for side in (("before", "after") if (c + r) % 2 == 0 else ("after", "before")):
+                    p = procs[side]
+                    p.stdin.write(f"{case} 1\n")
+                    p.stdin.flush()
+                    t, dg = p.stdout.readline().split()
+                    pair[side] = float(t)
+                    times.setdefault((case, side), []).append(float(t))
+                    digests.setdefault(case, set()).add(dg)
+                ratios.setdefault(case, []).append(pair["after"] / pair["before"])
+        print(f"cycle {c + 1}/{a.cycles} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr,
+              flush=True)
+    for p in procs.values():
+        p.stdin.close()
+        p.wait()
+    load1 = os.getloadavg()
+    print(f"{a.n:,} hands, one thread, {a.cycles} cycles x {a.rounds} rounds, before and after "
+          f"alternating call by call; load average (1/5/15 min) before "
+          f"{load0[0]:.2f}/{load0[1]:.2f}/{load0[2]:.2f}, after "
+          f"{load1[0]:.2f}/{load1[1]:.2f}/{load1[2]:.2f}")
+    print("  ns/hand: best call of each checkout; after/before: median of the paired calls' ratios")
+    for case in cases:
+        b, f = times[(case, "before")], times[(case, "after")]
+        same = "identical" if len(digests[case]) == 1 else "DIFFERENT RESULTS"
+        print(f"{case:20s} before {1e9 * min(b) / a.n:7.1f}  after {1e9 * min(f) / a.n:7.1f} ns  "
+              f"after/before {float(np.median(ratios[case])):.3f} (best {min(f) / min(b):.3f}; "
+              f"{same})")
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else N)
+    if len(sys.argv) > 2 and sys.argv[1] == "--compare-worker":
+        _compare_worker(sys.argv[2])
+    elif any(x.startswith("--compare") for x in sys.argv[1:]):
+        compare(sys.argv[1:])
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else N)

@@ -29,8 +29,7 @@ from . import hand as _hand_module
 from .errors import ArgumentError, InvalidCountsError
 from .hand import Hand
 from .notation import convert_hand
-from .kernels import _shanten as _k
-from .kernels._shanten_tables import get_tables
+from . import kernels as _k
 from .rules.registry import FORM_NAMES, RuleSet, get_rules
 from .tiles import N_KINDS, tile_name
 
@@ -126,7 +125,7 @@ def _raise_row(arr: np.ndarray, row: int, reason: int, rs: RuleSet):
 
 def _params(rs: RuleSet):
     form_mask = sum(1 << f for f in rs.forms)
-    two_player = len(rs.kinds) == 16
+    two_player = int(len(rs.kinds) == 16)
     return form_mask, rs.sets, rs.hand_size, two_player
 
 
@@ -170,16 +169,15 @@ def shanten(counts: Any, rules: str | RuleSet | None = None, forms: bool = False
         raise ArgumentError(repr(forms)[:60], None, "forms must be True or False")
     n_threads = _threads.resolve(threads)
     arr, rs, single, _ = _prepare(counts, rules)
-    t = get_tables()
+    tab, vec, ct, _ = _k.shanten_tables()
     form_mask, max_sets, hand_size, two_player = _params(rs)
     n = arr.shape[0]
     out = np.empty(n, dtype=np.int8)
     per = np.empty((n if forms else 0, _k.N_FORMS), dtype=np.int8)
-    ssh, hsh = t["suit_sh"], t["honor_sh"]
 
     def run(lo, hi):
         return _k.shanten_batch(arr[lo:hi], form_mask, max_sets, hand_size, two_player,
-                                ssh, hsh, out[lo:hi], per[lo:hi] if forms else per)
+                                tab, vec, ct, out[lo:hi], per[lo:hi] if forms else per)
 
     row, reason = _run_chunks(run, n, n_threads)
     if row >= 0:
@@ -251,7 +249,7 @@ def waits(counts: Any, rules: str | RuleSet | None = None, visible: Any = None,
     """
     n_threads = _threads.resolve(threads)
     arr, rs, single, hand = _prepare(counts, rules)
-    t = get_tables()
+    tab, vec, ct, opt = _k.shanten_tables()
     form_mask, max_sets, hand_size, two_player = _params(rs)
     n = arr.shape[0]
     if visible is None:
@@ -279,13 +277,12 @@ def waits(counts: Any, rules: str | RuleSet | None = None, visible: Any = None,
     shan = np.empty(n, dtype=np.int8)
     mask = np.empty((n, N_KINDS), dtype=np.bool_)
     live = np.empty((n, N_KINDS), dtype=np.int8)
-    ssh, smk, hsh, hmk = t["suit_sh"], t["suit_mk"], t["honor_sh"], t["honor_mk"]
     per_row_vis = vis.shape[0] == n and n != 1
 
     def run(lo, hi):
         v = vis[lo:hi] if per_row_vis else vis
         return _k.waits_batch(arr[lo:hi], v, form_mask, max_sets, hand_size, two_player,
-                              ssh, smk, hsh, hmk, shan[lo:hi], mask[lo:hi], live[lo:hi])
+                              tab, vec, ct, opt, shan[lo:hi], mask[lo:hi], live[lo:hi])
 
     row, reason = _run_chunks(run, n, n_threads)
     if row >= 0:

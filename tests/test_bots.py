@@ -10,7 +10,7 @@ import mjfast
 from mjfast.datasets import EventKind as K
 from mjfast.simulation import BotzoneBot, PolicyView, simulate
 from mjfast.rules.registry import get_rules
-from mjfast.simulation._eval import discard_options, make_bot_context
+from mjfast.simulation._eval import discard_options, make_bot_context, shanten_of
 from mjfast.simulation._simulate import make_plan, play_shard
 from mjfast.simulation._pyloop import play_jobs_python
 
@@ -19,32 +19,6 @@ BOT = Path(__file__).parent / "data" / "botzone_test_bot.py"
 
 def _bits(mask) -> int:
     return int(sum(1 << int(t) for t in np.flatnonzero(mask)))
-
-
-@pytest.mark.slow
-def test_discard_options_match_the_public_waits():
-    """Every candidate's shanten is the public shanten of the hand after the discard; the
-    candidates of the lowest shanten carry the public live count and effective tiles."""
-    bc = make_bot_context("mcr")
-    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
-    rng = np.random.default_rng(4)
-    for _ in range(40):
-        wall = rng.permutation(np.repeat(np.arange(34), 4))
-        hand = np.bincount(wall[:14], minlength=34).astype(np.int64)
-        vis = np.bincount(wall[14:40], minlength=34).astype(np.int32)
-        k = discard_options(hand, vis, params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask)
-        rows = cand[:k]
-        assert sorted(rows[:, 0]) == list(np.flatnonzero(hand))
-        lo = rows[:, 1].min()
-        for i, (t, s, live, _) in enumerate(rows):
-            row = hand.copy()
-            row[t] -= 1
-            w = mjfast.waits(row, rules="mcr", visible=vis)
-            assert w.shanten == s
-            if s == lo:
-                assert int(w.live.sum()) == live and _bits(w.mask) == emask[i]
-            else:
-                assert live == -1
 
 
 def _random_rows(rules, n, rng):
@@ -77,31 +51,34 @@ def _random_rows(rules, n, rng):
 
 
 @pytest.mark.parametrize("rules", ["mcr", "taiwan", "tuidaohu", "two_player"])
-def test_row_eval_equals_the_batch_kernel(rules):
-    """The bots' one-hand evaluation gives the batch kernel's shanten, effective tiles and
-    live counts (``waits_batch``) on random waiting-size hands of every meld count."""
-    from mjfast.kernels._shanten import waits_batch
-    from mjfast.simulation._eval import hand_codes, live_count, row_eval, shanten_of
-    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = make_bot_context(rules)
-    rng = np.random.default_rng(11)
-    rows = _random_rows(rules, 1500, rng)
-    vis = np.minimum(rng.integers(0, 3, size=rows.shape), 4 - rows).astype(np.int16)
-    n = len(rows)
-    sh = np.zeros(n, np.int8)
-    mask = np.zeros((n, 34), np.bool_)
-    live = np.zeros((n, 34), np.int8)
-    bad, _ = waits_batch(rows.astype(np.uint8), vis, params[0], params[1], params[2],
-                         params[3] != 0, SSH, SMK, HSH, HMK, sh, mask, live)
-    assert bad < 0
-    codes = np.zeros(4, np.int64)
-    for h in range(n):
-        c = rows[h].copy()
-        total = hand_codes(c, codes)
-        s, eff = row_eval(c, codes, total, params[0], params[1], params[3] != 0, SSH, SMK,
-                          HSH, HMK, V, KF, U, I, True)
-        assert (s, eff) == (sh[h], _bits(mask[h])), (rules, rows[h])
-        assert live_count(c, vis[h].astype(np.int64), eff) == int(live[h].sum())
-        assert shanten_of(c, params, SSH, SMK, HSH, HMK, V, KF, U, I) == s
+def test_discard_options_match_the_public_waits(rules):
+    """Every candidate's shanten is the public shanten of the hand after the discard; the
+    candidates of the lowest shanten carry the public live count and effective tiles; the
+    bots' one-hand shanten is the public shanten (every meld count, special-form-heavy
+    hands)."""
+    params, tab, vec, ct, opt, FD, R, cand, emask = make_bot_context(rules)
+    tiles = np.array([k for k in get_rules(rules).kinds if k < 34])
+    rng = np.random.default_rng(4)
+    for row in _random_rows(rules, 150, rng):
+        assert shanten_of(row, params, tab, vec, ct, FD) == mjfast.shanten(row, rules=rules)
+        # a complete-size hand: the row and one more tile of the rule set
+        hand = row.copy()
+        hand[rng.choice(np.repeat(tiles, 4 - row[tiles]))] += 1
+        vis = np.zeros(34, np.int32)
+        vis[tiles] = np.minimum(rng.integers(0, 3, size=len(tiles)), 4 - hand[tiles])
+        k = discard_options(hand, vis, params, tab, vec, ct, opt, FD, R, cand, emask)
+        out = cand[:k]
+        assert sorted(out[:, 0]) == list(np.flatnonzero(hand))
+        lo = out[:, 1].min()
+        for i, (t, s, live, _) in enumerate(out):
+            after = hand.copy()
+            after[t] -= 1
+            w = mjfast.waits(after, rules=rules, visible=vis)
+            assert w.shanten == s
+            if s == lo:
+                assert int(w.live.sum()) == live and _bits(w.mask) == emask[i]
+            else:
+                assert live == -1 and emask[i] == 0
 
 
 @pytest.mark.slow

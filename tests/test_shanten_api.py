@@ -247,13 +247,13 @@ def test_tables_cached_and_regenerated(tmp_path):
     code = ("from mjfast.kernels._shanten_tables import get_tables; get_tables()")
     env = dict(os.environ, MJFAST_CACHE_DIR=str(tmp_path))
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
-    files = sorted(p.name for p in tmp_path.iterdir())
-    assert len(files) == 4 and all(f.endswith(".npy") for f in files)
+    files = sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".npy"))
+    assert len(files) == 4                 # (compiled kernels may be cached there too)
     # a corrupt cache file is regenerated, not trusted
     victim = tmp_path / files[0]
     victim.write_bytes(b"not a table")
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
-    assert np.load(victim).dtype == np.uint64
+    assert np.load(victim).dtype in (np.int16, np.int64)       # a table again
 
 
 @pytest.mark.slow

@@ -16,7 +16,14 @@ predicate must not reach the engine through here (see :mod:`._cache`).
   :func:`score_batch_rows` (the batch loop over it); the one completeness test
   (:func:`is_regular`, :func:`maybe_complete`);
 - settlement (:mod:`._settle`): :func:`settle_win`, :func:`settle_win_gross`,
-  :func:`settle_flower_win`, :func:`settle_kong`, :func:`settle_kong_gross`, :func:`fee`.
+  :func:`settle_flower_win`, :func:`settle_kong`, :func:`settle_kong_gross`, :func:`fee`;
+- shanten and waits (:mod:`._shanten`): the row functions (:func:`load_parts`,
+  :func:`hand_forms`, :func:`hand_waits`, :func:`shanten_row`, :func:`waits_row`,
+  :func:`hand_shanten`, :func:`hand_waits_of`, :func:`discard_options`, ...) and the batch
+  kernels that loop over them (:func:`shanten_batch`, :func:`waits_batch`), their tables
+  (:func:`shanten_tables`). A module's cache stamp follows the names it imports from here
+  to the submodule that defines them (:mod:`._cache`), so importing :func:`kernel` does not
+  make it depend on the shanten row.
 """
 from ._context import (C_BASE, C_BONUS, C_BONUS_NONDEALER_TSUMO, C_BONUS_STREAK, C_CHIPS,
                        C_CHOW, C_DEAD, C_DEALER_REPEAT, C_DISCARD_ALL, C_EIGHT_FL_ID,
@@ -36,6 +43,11 @@ from ._jit import as_array, export, external, kernel, ptr, python_function
 from ._score_rows import score_batch_range, score_batch_rows, score_row, score_rows
 from ._settle import (fee, settle_flower_win, settle_kong, settle_kong_gross, settle_win,
                       settle_win_gross)
+from ._shanten import (BAD_COUNT, BAD_TILE, BAD_TOTAL, BAD_WAIT_TOTAL, D_LIVE, D_SHANTEN,
+                       D_TILE, MODE_EXACT, MODE_MIN, MODE_TIES, N_FORMS, NO_FORM,
+                       discard_options, hand_codes, hand_forms, hand_shanten, hand_waits,
+                       hand_waits_of, load_parts, replace_code, replace_part, row_scratch,
+                       shanten_batch, shanten_row, shanten_tables, waits_batch, waits_row)
 
 __all__ = [
     "kernel", "ptr", "as_array", "python_function", "export", "external",
@@ -54,4 +66,9 @@ __all__ = [
     "score_row", "score_rows", "score_batch_rows", "score_batch_range", "is_regular", "maybe_complete",
     "fee", "settle_flower_win", "settle_kong", "settle_kong_gross", "settle_win",
     "settle_win_gross",
+    "shanten_tables", "row_scratch", "hand_codes", "replace_code", "load_parts",
+    "replace_part", "hand_forms", "hand_waits", "shanten_row", "waits_row", "hand_shanten",
+    "hand_waits_of", "discard_options", "shanten_batch", "waits_batch", "MODE_EXACT",
+    "MODE_MIN", "MODE_TIES", "N_FORMS", "NO_FORM", "D_TILE", "D_SHANTEN", "D_LIVE",
+    "BAD_COUNT", "BAD_TOTAL", "BAD_TILE", "BAD_WAIT_TOTAL",
 ]

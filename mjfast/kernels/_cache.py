@@ -128,14 +128,33 @@ def imports_of(name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
 @functools.lru_cache(maxsize=None)
 def _direct_deps(name: str) -> tuple[str, ...]:
     """The ``mjfast`` modules that module ``name`` imports at module level (a name
-    imported from a package that is a submodule counts as that module)."""
+    imported from a package that is a submodule counts as that module; one the package
+    re-exports from a submodule, ``from ._shanten import waits_row`` in its
+    ``__init__``, counts as that submodule)."""
     out: set[str] = set()
     for mod, names in imports_of(name):
-        subs = [f"{mod}.{a}" for a in names if _module_file(f"{mod}.{a}") is not None]
-        out.update(subs)
-        if not names or len(subs) < len(names):   # names defined by ``mod`` itself
+        exports = _reexports(mod)
+        own = not names
+        for a in names:
+            if _module_file(f"{mod}.{a}") is not None:
+                out.add(f"{mod}.{a}")
+            elif a in exports:
+                out.add(exports[a])
+            else:
+                own = True                        # a name defined by ``mod`` itself
+        if own:
             out.add(mod)
     return tuple(sorted(m for m in out if _module_file(m) is not None and m != name))
+
+
+def _reexports(package: str) -> dict[str, str]:
+    """The names a package's ``__init__`` imports at module level from its own
+    submodules, each with that submodule."""
+    path = _module_file(package)
+    if path is None or path.name != "__init__.py":
+        return {}
+    return {a: mod for mod, names in imports_of(package)
+            if mod.startswith(package + ".") and _module_file(mod) is not None for a in names}
 
 
 # modules no compiled code reads (this one decides where the cache is, not what it holds)

@@ -220,8 +220,9 @@ def ptr(a):
 
 
 def as_array(p, n):
-    """The ``n`` values at pointer ``p`` as a 1-D array (``p[:n]`` when not compiled)."""
-    return p[:n]
+    """The ``n`` values at pointer ``p`` as a 1-D array (the first ``n`` values of the
+    flattened array when not compiled)."""
+    return p.reshape(-1)[:n]
 
 
 if not DISABLED:

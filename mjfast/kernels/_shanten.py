@@ -1,30 +1,62 @@
-"""Numba kernels: table-driven shanten, per-form shanten and effective tiles (waits).
+"""Shanten, per-form shanten and effective tiles (waits): the row functions, and the batch
+kernels that loop over them.
 
-Every function works on a batch of concealed count rows (uint8, 34 columns) and the
-packed tables of :mod:`._shanten_tables`. The number of sets a row still needs follows
-from its tile count ``n``: ``m = (n - 1) // 3`` for a waiting row (``n % 3 == 1``),
-``(n - 2) // 3`` for a complete-size row (``n % 3 == 2``).
+**The row** (one hand; every compiled caller uses these: the batch kernels below, the
+bots' discard evaluation, the simulator). A hand is four *parts* (characters, dots,
+bamboo: 9 ranks; honors: 7 kinds), each given by the base-5 code of its counts; ``codes``
+is the tuple of the four (:func:`hand_codes`). ``m`` is the number of sets the hand still
+needs: ``(n - 1) // 3`` for a waiting hand of ``n`` tiles (``n % 3 == 1``), ``(n - 2) // 3``
+for a complete-size one. The rule set enters as three integers: ``fm`` the form mask
+(``sum(1 << f)`` over its forms), ``max_sets`` its sets (4; Taiwan 5), ``two`` 1 for the
+two-player tile set (characters and honors only), else 0.
 
-Distances (``dist``) are ``min |W - H|`` over the complete hands ``W`` of a form; shanten is
-``dist - 1``. Per-form outputs use ``NO_FORM`` where the form cannot be reached (called
-melds, or a form the rule set does not have).
+::
 
-Rows are processed in blocks of ``BLK`` (64) hands: the table words are gathered per row,
-then every value is laid out ``[part, field, lane]`` so that the min-plus combinations of
-the four parts and the knitted-form arithmetic run as SIMD byte operations over the lanes
-(:func:`_block`); the per-row work left is the wait masks (:func:`_waits_block`). The field
-count is a literal so that Numba/LLVM unroll the combination loops.
+    codes, n = hand_codes(c)                 # c: int64[34] counts
+    parts = load_parts(codes, two, tab)      # (class0..3, aux0..3): four table rows
+    d = hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, mode)  # distance = shanten + 1
+    eff = hand_waits(codes, parts, m, d, FD, fm, max_sets, two, tab, vec, ct, opt, R)
+    s = shanten_row(codes, m, fm, max_sets, two, tab, vec, ct, FD, mode)     # the two above
+    s, eff = waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
+    s = hand_shanten(c, fm, max_sets, two, tab, vec, ct, FD)                # from counts
+    s, eff = hand_waits_of(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)  # a call
+    k = discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, FD, R, cand, emask)
+    parts2 = replace_part(parts, s, code, tab); codes2 = replace_code(codes, s, code)
 
-Rows are validated on the way (a count above 4, a total that no hand of the rule set has,
-a tile outside the rule set): the kernels stop at the first bad row and return
-``(row, reason)``; ``(-1, 0)`` means every row was fine.
+``tab, vec, ct, opt`` are the tables of :mod:`._shanten_tables` (:func:`shanten_tables`);
+``FD`` (int64[8]) and ``R`` (int64[64]) are scratch (:func:`row_scratch`, one per thread).
+``FD[f]`` receives the distance of form ``f`` (``INF`` where the form is not open to the
+hand) unless ``mode`` is :data:`MODE_MIN`: :data:`MODE_EXACT` every form exactly,
+:data:`MODE_MIN` only the minimum (a knitted form that cannot go below the best so far is
+skipped), :data:`MODE_TIES` the minimum and every form that reaches it (what the waits
+need). ``eff`` is a bit mask of the effective tiles (bit ``t`` = tile ``t``): the tiles
+whose draw lowers the shanten of a waiting hand.
+
+How: the regular form is the min-plus combination of the four parts' distance vectors;
+the vectors and all their combinations fall into 329 classes, so the combination is three
+lookups in the class table ``ct`` (``vec`` gives a class's distances). The waits take,
+for each part, the class of the three others and read the optimal splits from ``opt``
+(``docs/shanten.md``). Seven pairs and thirteen orphans come from the parts' AUX words
+added; the knitted forms from their knitted fields (skipped when a bound shows they do
+not matter). The row functions are inlined into their callers (``inline="always"``): a call
+between compiled functions passes every array field by field and counts references to
+them, which cost more than the row itself; the rare part (:func:`_special_waits`) is a
+call.
+
+**The batch kernels** :func:`shanten_batch` and :func:`waits_batch` loop over the rows of
+an (N, 34) uint8 C-contiguous count array: each row is validated and its codes computed
+(eight counts at a time) :data:`AHEAD` rows before it is evaluated, and its table rows
+prefetched, then evaluated by the row functions. They stop at the first invalid row
+(rows in order) and return ``(row, reason)``; ``(-1, 0)`` means every row was fine.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
-from ._shanten_tables import AUX_KNIT_SHIFT, AUX_ORPHAN_PAIR_SHIFT, AUX_ORPHAN_SHIFT
+from ._jit import DISABLED, kernel
+from ._shanten_tables import (AUX_KNIT_SHIFT, AUX_ORPHAN_PAIR_SHIFT, AUX_ORPHAN_SHIFT,
+                              CLASS_DISABLED, CLASS_MASK, HONOR_BASE, KNIT_MOST_SHIFT,
+                              KNIT_U_SHIFT, KNIT_V_SHIFT, KNIT_W_SHIFT, get_tables)
 
 from ..rules.registry import (FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT, FORM_REGULAR,  # noqa: F401
                               FORM_SEVEN_PAIRS, FORM_SEVEN_PAIRS_TRIPLET,
@@ -39,6 +71,13 @@ BAD_TOTAL = 2       # a tile total no hand of the rule set has
 BAD_TILE = 3        # a tile outside the rule set
 BAD_WAIT_TOTAL = 4  # waits need a waiting (3m + 1 tiles) hand
 
+MODE_EXACT = 0      # every form's distance in FD
+MODE_MIN = 1        # the minimum only
+MODE_TIES = 2       # the minimum and every form that reaches it
+
+# discard_options rows
+D_TILE, D_SHANTEN, D_LIVE = 0, 1, 2
+
 from ._decompose import KNITTED_PERMS as PERMS  # noqa: E402  (one definition)
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 PW5 = np.array([1, 5, 25, 125, 625, 3125, 15625, 78125, 390625], dtype=np.int64)
@@ -48,6 +87,117 @@ _PC = np.array([0, 0, 1, 1, 2], dtype=np.int64)
 _AC = np.array([0, 1, 0, 1, 0], dtype=np.int64)
 _TRIP = np.array([3, 2, 1, 0, 0], dtype=np.int64)
 
+SP_BITS = (1 << FORM_SEVEN_PAIRS) | (1 << FORM_SEVEN_PAIRS_TRIPLET) | (1 << FORM_THIRTEEN_ORPHANS)
+KN_BITS = (1 << FORM_HONORS_KNITTED) | (1 << FORM_KNITTED_STRAIGHT)
+
+
+def _knit_masks():
+    out = np.zeros(6, dtype=np.int64)
+    for p in range(6):
+        bits = 0
+        for s in range(3):
+            g = int(PERMS[p, s])
+            for j in range(3):
+                bits |= 1 << (9 * s + g + 3 * j)
+        out[p] = bits
+    return out
+
+
+KNIT_MASKS = _knit_masks()                        # the tiles of each knitted straight
+HONOR_BITS = ((1 << 7) - 1) << 27
+ORPHAN_BITS = sum(1 << int(t) for t in ORPHANS)
+TWO_PLAYER_BITS = ((1 << 9) - 1) | (((1 << 7) - 1) << 27)
+EXPAND = np.array([[(b >> q) & 1 for q in range(8)] for b in range(256)], dtype=np.uint8)
+# six field bits -> those 9-bit fields all ones (selects the masks of an optimal split)
+SPREAD9 = np.array([sum(511 << (9 * k) for k in range(6) if (b >> k) & 1) for b in range(64)],
+                   dtype=np.int64)
+
+AHEAD = 8           # batch kernels: rows validated (and prefetched) ahead of evaluation
+RING = 16           # codes kept for the rows in between (a power of two > AHEAD)
+
+
+def shanten_tables():
+    """The tables the row functions read: ``(tab, vec, ct, opt)`` (generated or loaded
+    on first use, then shared)."""
+    t = get_tables()
+    return t["tab"], t["vec"], t["ct"], t["opt"]
+
+
+def row_scratch():
+    """Scratch for the row functions (one set per thread): ``(FD, R)``."""
+    return np.zeros(8, np.int64), np.zeros(64, np.int64)
+
+
+# ---------------------------------------------------------------------------------
+# two machine operations: a prefetch (a hint: no effect on results) and an unaligned
+# 8-byte load (the counts of eight tiles at once)
+# ---------------------------------------------------------------------------------
+def prefetch(arr, i):
+    """Ask the CPU to bring row ``i`` of the 2-D array ``arr`` into the cache."""
+
+
+def load8(counts, i, off):
+    """Bytes ``off .. off + 7`` of row ``i`` of a C-contiguous (N, 34) uint8 array as one
+    little-endian int64 (byte ``off`` lowest)."""
+    return int.from_bytes(bytes(counts[i, off:off + 8]), "little")
+
+
+if not DISABLED:
+    import llvmlite.ir as _ir
+    from numba import types as _types
+    from numba.core import cgutils as _cgutils
+    from numba.extending import intrinsic as _intrinsic, overload as _overload
+
+    @_intrinsic
+    def _prefetch_row(typingctx, arr, i):
+        if not isinstance(arr, _types.Array):
+            return None
+        sig = _types.void(arr, i)
+
+        def codegen(context, builder, signature, args):
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            idx = context.cast(builder, args[1], signature.args[1], _types.intp)
+            stride = _cgutils.unpack_tuple(builder, ary.strides)[0]
+            addr = builder.add(builder.ptrtoint(ary.data, _cgutils.intp_t),
+                               builder.mul(idx, stride))
+            i8p = _ir.IntType(8).as_pointer()
+            i32 = _ir.IntType(32)
+            fnty = _ir.FunctionType(_ir.VoidType(), [i8p, i32, i32, i32])
+            fn = _cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+            builder.call(fn, [builder.inttoptr(addr, i8p), i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+        return sig, codegen
+
+    @_overload(prefetch, inline="always")
+    def _prefetch_impl(arr, i):
+        if isinstance(arr, _types.Array):
+            return lambda arr, i: _prefetch_row(arr, i)
+
+    @_intrinsic
+    def _load8_row(typingctx, arr, i, off):
+        if not (isinstance(arr, _types.Array) and arr.dtype == _types.uint8 and arr.ndim == 2
+                and arr.layout == "C"):
+            return None
+        sig = _types.int64(arr, i, off)
+
+        def codegen(context, builder, signature, args):
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            row = context.cast(builder, args[1], signature.args[1], _types.intp)
+            col = context.cast(builder, args[2], signature.args[2], _types.intp)
+            stride = _cgutils.unpack_tuple(builder, ary.strides)[0]
+            addr = builder.add(builder.ptrtoint(ary.data, _cgutils.intp_t),
+                               builder.add(builder.mul(row, stride), col))
+            ptr = builder.inttoptr(addr, _ir.IntType(64).as_pointer())
+            return builder.load(ptr, align=1)
+        return sig, codegen
+
+    @_overload(load8, inline="always")
+    def _load8_impl(counts, i, off):
+        if isinstance(counts, _types.Array):
+            return lambda counts, i, off: _load8_row(counts, i, off)
+
 
 # ---------------------------------------------------------------------------------
 # small pieces
@@ -55,14 +205,9 @@ _TRIP = np.array([3, 2, 1, 0, 0], dtype=np.int64)
 @kernel(inline="always")
 def _pairs_dist(n1, n2, n3, n4):
     """Seven pairs (a held four = two pairs): fewest tiles to add."""
-    P = n2 + n3 + 2 * n4
-    A = n1 + n3
-    r = 7 - P
-    if r <= 0:
-        return 0
-    if r <= A:
-        return r
-    return A + 2 * (r - A)
+    r = max(7 - (n2 + n3 + 2 * n4), 0)      # pairs to make
+    a = n1 + n3                            # ranks one tile from a pair
+    return min(r, a) + 2 * max(r - a, 0)
 
 
 @kernel(inline="always")
@@ -105,13 +250,34 @@ def _special_pairs_dist(form, n0, n1, n2, n3, n4):
 
 
 @kernel(inline="always")
+def _field(w, k):
+    """Distance field ``k = 2j + p`` of a packed vector."""
+    return (w >> (5 * k)) & 31
+
+
+@kernel(inline="always")
 def _knit_field(aux, g):
-    return np.int64((aux >> np.uint64(AUX_KNIT_SHIFT + 9 * g)) & np.uint64(511))
+    """Knitted group ``g``'s 9-bit field of a suit's AUX word."""
+    return (aux >> (AUX_KNIT_SHIFT + 9 * g)) & 511
 
 
-# ---------------------------------------------------------------------------------
-# one row
-# ---------------------------------------------------------------------------------
+@kernel(inline="always")
+def _fold9(x):
+    """The union of the six 9-bit fields of ``x``."""
+    x |= x >> 27
+    x |= x >> 18
+    x |= x >> 9
+    return x & 511
+
+
+@kernel(inline="always")
+def _mask_field(tab, r, k):
+    """The ranks lowering field ``k`` of the part whose ``tab`` row is ``r`` (9 bits)."""
+    if k < 6:
+        return (tab[r, 2] >> (9 * k)) & 511
+    return (tab[r, 3] >> (9 * (k - 6))) & 511
+
+
 @kernel(inline="always")
 def _sets_needed(total, max_sets, hand_size):
     """Sets still needed, or -1 when no hand of the rule set has this many tiles."""
@@ -127,516 +293,542 @@ def _sets_needed(total, max_sets, hand_size):
 
 
 # ---------------------------------------------------------------------------------
-# block kernels: BLK hands at a time, values laid out [row, field, lane] so that the
-# min-plus combinations run as SIMD byte operations over the lanes
+# the row
 # ---------------------------------------------------------------------------------
-BLK = 64
-INF8 = 31            # "unreachable" inside a part (disabled suits); any sum using it loses
-# rows of the V scratch array
-R_A = 4              # parts 0+1
-R_B = 5              # parts 0+1+2
-R_C = 6              # parts 0+1+2+3 (pair fields only: all set counts)
-R_S2 = 7             # parts 2+3
-R_S1 = 8             # parts 1+2+3
-R_O1 = 9             # parts 0+2+3 (all but part 1)
-R_O2 = 10            # parts 0+1+3 (all but part 2)
-N_ROWS = 11
-NK = 12              # fields 2m + p for m = 0..5: one compiled shape for every rule set
-DISABLED_WORD = np.uint64(sum(INF8 << (5 * k) for k in range(1, 12)))
-
-
 @kernel(inline="always")
-def _comb_blk(V, x, y, z, nk):
-    """V[z] = V[x] (+) V[y] (min-plus over set counts, pair at most once), every lane."""
-    nj = nk // 2
-    for j in range(nj):
-        for l in range(BLK):
-            V[z, 2 * j, l] = INF8 * 4
-            V[z, 2 * j + 1, l] = INF8 * 4
-        for a in range(j + 1):
-            b = j - a
-            for l in range(BLK):
-                x0 = V[x, 2 * a, l]
-                x1 = V[x, 2 * a + 1, l]
-                y0 = V[y, 2 * b, l]
-                y1 = V[y, 2 * b + 1, l]
-                V[z, 2 * j, l] = min(V[z, 2 * j, l], np.uint8(x0 + y0))
-                V[z, 2 * j + 1, l] = min(V[z, 2 * j + 1, l], min(np.uint8(x0 + y1), np.uint8(x1 + y0)))
-
-
-@kernel(inline="always")
-def _pair_final_blk(V, x, y, z, nk):
-    """V[z, 2j+1] = best of V[x] (+) V[y] at (j sets, 1 pair), every j."""
-    nj = nk // 2
-    for j in range(nj):
-        for l in range(BLK):
-            V[z, 2 * j + 1, l] = INF8 * 4
-        for a in range(j + 1):
-            b = j - a
-            for l in range(BLK):
-                t = min(np.uint8(V[x, 2 * a, l] + V[y, 2 * b + 1, l]),
-                        np.uint8(V[x, 2 * a + 1, l] + V[y, 2 * b, l]))
-                V[z, 2 * j + 1, l] = min(V[z, 2 * j + 1, l], t)
-
-
-@kernel(inline="always")
-def _block(counts, b0, nb, form_mask, max_sets, hand_size, two_player, SSH, HSH,
-           V, W, AUX, CODES, M, TOT, FD, BEST, nk, SMK, HMK, MW, want_mk, KF, KS):
-    """Forms of rows b0..b0+nb-1: FD[f, l] distances (INF when unreachable), BEST[l] the
-    minimum, M[l] sets needed, CODES[s, l]. Returns (bad_lane, reason) or (-1, 0).
-    ``nk`` = 2 * (max_sets + 1), passed as a literal so the loops are unrolled."""
-    # 1. codes, validation, table words (scalar)
-    for l in range(BLK):
-        if l >= nb:
-            for s in range(4):
-                W[s, l] = np.uint64(0)
-                AUX[s, l] = np.uint64(0)
-                CODES[s, l] = 0
-            M[l] = max_sets
-            TOT[l] = 0
-            continue
-        h = b0 + l
-        total = 0
-        bad = 0
-        for s in range(4):
-            base = 9 * s
-            nd = 9 if s < 3 else 7
-            code = 0
-            for i in range(nd - 1, -1, -1):
-                x = np.int64(counts[h, base + i])
-                if x > 4:
-                    bad = BAD_COUNT
-                code = code * 5 + x
-                total += x
-            CODES[s, l] = code
-        if bad:
-            return l, bad
-        if two_player and (CODES[1, l] != 0 or CODES[2, l] != 0):
-            return l, BAD_TILE
-        m = _sets_needed(total, max_sets, hand_size)
-        if m < 0:
-            return l, BAD_TOTAL
-        M[l] = m
-        TOT[l] = total
-        for s in range(3):
-            if two_player and s > 0:
-                W[s, l] = DISABLED_WORD
-                AUX[s, l] = np.uint64(0)
-            else:
-                W[s, l] = SSH[CODES[s, l], 0]
-                AUX[s, l] = SSH[CODES[s, l], 1]
-        W[3, l] = HSH[CODES[3, l], 0]
-        AUX[3, l] = HSH[CODES[3, l], 1]
-        if want_mk:
-            # the wait masks, loaded early so that the loads overlap
-            for s in range(3):
-                MW[s, 0, l] = SMK[CODES[s, l], 0]
-                MW[s, 1, l] = SMK[CODES[s, l], 1]
-            MW[3, 0, l] = HMK[CODES[3, l], 0]
-            MW[3, 1, l] = HMK[CODES[3, l], 1]
-    # 2. unpack the distance fields (SIMD)
-    for s in range(4):
-        for k in range(nk):
-            sh = np.uint64(5 * k)
-            for l in range(BLK):
-                V[s, k, l] = np.uint8((W[s, l] >> sh) & np.uint64(31))
-    # 3. regular form
-    _comb_blk(V, 0, 1, R_A, nk)
-    _comb_blk(V, R_A, 2, R_B, nk)
-    _pair_final_blk(V, R_B, 3, R_C, nk)
-    for l in range(BLK):
-        FD[FORM_REGULAR, l] = V[R_C, 2 * M[l] + 1, l]
-    # 4. special forms (SIMD over lanes; applied below where the meld count allows)
-    kinds = 16 if two_player else 34
-    if form_mask & ((1 << FORM_SEVEN_PAIRS) | (1 << FORM_SEVEN_PAIRS_TRIPLET) | (1 << FORM_THIRTEEN_ORPHANS)):
-        for l in range(BLK):
-            sw = AUX[0, l] + AUX[1, l] + AUX[2, l] + AUX[3, l]
-            n1 = np.int64(sw & np.uint64(63))
-            n2 = np.int64((sw >> np.uint64(6)) & np.uint64(63))
-            n3 = np.int64((sw >> np.uint64(12)) & np.uint64(63))
-            n4 = np.int64((sw >> np.uint64(18)) & np.uint64(63))
-            if form_mask & (1 << FORM_SEVEN_PAIRS):
-                FD[FORM_SEVEN_PAIRS, l] = _pairs_dist(n1, n2, n3, n4)
-            if form_mask & (1 << FORM_SEVEN_PAIRS_TRIPLET):
-                FD[FORM_SEVEN_PAIRS_TRIPLET, l] = _pairs_triplet_dist(kinds - n1 - n2 - n3 - n4,
-                                                                      n1, n2, n3, n4)
-            if form_mask & (1 << FORM_THIRTEEN_ORPHANS):
-                orph = np.int64((sw >> np.uint64(AUX_ORPHAN_SHIFT)) & np.uint64(15))
-                opair = np.int64((sw >> np.uint64(AUX_ORPHAN_PAIR_SHIFT)) & np.uint64(7))
-                FD[FORM_THIRTEEN_ORPHANS, l] = 14 - orph - min(opair, 1)
-    if form_mask & ((1 << FORM_HONORS_KNITTED) | (1 << FORM_KNITTED_STRAIGHT)):
-        # knitted fields as bytes: KF[q, 0..3, l] = held, D01, D10, D11 of suit q // 3
-        # with knitted group q % 3 removed (SIMD over lanes)
-        for q in range(9):
-            sft = np.uint64(AUX_KNIT_SHIFT + 9 * (q % 3))
-            for l in range(BLK):
-                f = AUX[q // 3, l] >> sft
-                KF[q, 0, l] = np.uint8(f & np.uint64(3))
-                KF[q, 1, l] = np.uint8((f >> np.uint64(2)) & np.uint64(3))
-                KF[q, 2, l] = np.uint8((f >> np.uint64(4)) & np.uint64(3))
-                KF[q, 3, l] = np.uint8((f >> np.uint64(6)) & np.uint64(7))
-        for l in range(BLK):
-            KS[0, l] = np.uint8(INF)
-            KS[1, l] = np.uint8(INF)
-            KS[2, l] = np.uint8(0)
-        for p in range(6):
-            qa = PERMS[p, 0]
-            qb = 3 + PERMS[p, 1]
-            qc = 6 + PERMS[p, 2]
-            for l in range(BLK):
-                K = np.uint8(KF[qa, 0, l] + KF[qb, 0, l] + KF[qc, 0, l])
-                a01 = KF[qa, 1, l]
-                b01 = KF[qb, 1, l]
-                c01 = KF[qc, 1, l]
-                h01 = V[3, 1, l]
-                r0 = min(min(a01, b01), min(c01, h01))
-                r1 = min(min(KF[qa, 3, l], KF[qb, 3, l]), min(KF[qc, 3, l], V[3, 3, l]))
-                r1 = min(r1, np.uint8(KF[qa, 2, l] + min(min(b01, c01), h01)))
-                r1 = min(r1, np.uint8(KF[qb, 2, l] + min(min(a01, c01), h01)))
-                r1 = min(r1, np.uint8(KF[qc, 2, l] + min(min(a01, b01), h01)))
-                r1 = min(r1, np.uint8(V[3, 2, l] + min(min(a01, b01), c01)))
-                KS[0, l] = min(KS[0, l], np.uint8(np.uint8(9 - K) + r0))
-                KS[1, l] = min(KS[1, l], np.uint8(np.uint8(9 - K) + r1))
-                KS[2, l] = max(KS[2, l], K)
-        for l in range(BLK):
-            hon = np.int64((AUX[3, l] >> np.uint64(AUX_ORPHAN_SHIFT)) & np.uint64(15))
-            FD[FORM_HONORS_KNITTED, l] = 14 - min(np.int64(KS[2, l]) + hon, 14)
-            FD[FORM_KNITTED_STRAIGHT, l] = np.int64(KS[1, l] if M[l] == max_sets else KS[0, l])
-    # 5. which forms apply to each row, and the minimum
-    for l in range(nb):
-        m = M[l]
-        best = FD[FORM_REGULAR, l]
-        for f in range(1, N_FORMS):
-            ok = (form_mask >> f) & 1
-            if f == FORM_KNITTED_STRAIGHT:
-                ok = ok and m >= max_sets - 1
-            else:
-                ok = ok and m == max_sets
-            if ok:
-                best = min(best, FD[f, l])
-            else:
-                FD[f, l] = INF
-        BEST[l] = best
-    return -1, 0
-
-
-@kernel(inline="always")
-def _others(V, nk):
-    """For each part, the combination of the three others: O0 = 1+2+3 (R_S1),
-    O1 = 0+2+3 (R_O1), O2 = 0+1+3 (R_O2), O3 = 0+1+2 (R_B, already there)."""
-    _comb_blk(V, 2, 3, R_S2, nk)
-    _comb_blk(V, 1, R_S2, R_S1, nk)
-    _comb_blk(V, 0, R_S2, R_O1, nk)
-    _comb_blk(V, R_A, 3, R_O2, nk)
+def _part_code(c, s):
+    """Base-5 code of part ``s`` of ``c`` (34 counts) and its tile count."""
+    code = 0
+    total = 0
+    for i in range(8 if s < 3 else 6, -1, -1):
+        x = c[9 * s + i]
+        code = code * 5 + x
+        total += x
+    return code, total
 
 
 @kernel
-def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, SSH, HSH, out, per_form):
-    """out[h] = shanten (int8); per_form (N, 6) int8 filled when it has N rows (else
-    shape (0, 6)). Returns (bad_row, reason), (-1, 0) when all rows are valid."""
+def hand_codes(c):
+    """``(codes, tiles)``: the base-5 codes of the four parts of ``c`` (34 counts, int64)
+    as a tuple, and the tile count."""
+    k0, n0 = _part_code(c, 0)
+    k1, n1 = _part_code(c, 1)
+    k2, n2 = _part_code(c, 2)
+    k3, n3 = _part_code(c, 3)
+    return (k0, k1, k2, k3), n0 + n1 + n2 + n3
+
+
+@kernel(inline="always")
+def replace_code(codes, s, code):
+    """``codes`` with part ``s``'s code replaced."""
+    return (code if s == 0 else codes[0], code if s == 1 else codes[1],
+            code if s == 2 else codes[2], code if s == 3 else codes[3])
+
+
+@kernel(inline="always")
+def load_parts(codes, two, tab):
+    """The parts of the hand whose part codes are ``codes``: the tuple ``(word0, word1,
+    word2, word3, aux0, aux1, aux2, aux3)`` (``word``: the part's class (``& CLASS_MASK``)
+    and knitted summary, ``tab[code, 0]``; two-player: the dots and bamboo are the
+    disabled part)."""
+    k0, k1, k2, k3 = codes
+    r3 = k3 + HONOR_BASE
+    if two:
+        return (tab[k0, 0], CLASS_DISABLED, CLASS_DISABLED, tab[r3, 0],
+                tab[k0, 1], 0, 0, tab[r3, 1])
+    return (tab[k0, 0], tab[k1, 0], tab[k2, 0], tab[r3, 0],
+            tab[k0, 1], tab[k1, 1], tab[k2, 1], tab[r3, 1])
+
+
+@kernel(inline="always")
+def replace_part(parts, s, code, tab):
+    """``parts`` with part ``s`` (0..3) read at ``code`` instead (the hand after a draw or
+    a discard changes one part)."""
+    r = code + (HONOR_BASE if s == 3 else 0)
+    c = tab[r, 0]
+    a = tab[r, 1]
+    return (c if s == 0 else parts[0], c if s == 1 else parts[1], c if s == 2 else parts[2],
+            c if s == 3 else parts[3], a if s == 0 else parts[4], a if s == 1 else parts[5],
+            a if s == 2 else parts[6], a if s == 3 else parts[7])
+
+
+@kernel(inline="always")
+def _knitted_open(parts, no_melds, fm, best, mode):
+    """(honors-and-knitted, knitted straight): whether each may still matter. In MODE_MIN
+    a form that cannot go below ``best`` does not matter, in MODE_TIES one that cannot
+    reach it; in MODE_EXACT every form open to the hand matters. The bounds, from the
+    parts' knitted summaries: at most the most ranks of one group per suit are knitted
+    tiles (``most``), and the remainder needs at least the least of its parts' distances
+    (``rlb``: a set and a pair from any parts, or a pair)."""
+    want_hk = no_melds and (fm & (1 << FORM_HONORS_KNITTED)) != 0
+    want_ks = (fm & (1 << FORM_KNITTED_STRAIGHT)) != 0
+    if mode != MODE_EXACT:
+        w0, w1, w2, w3 = parts[0], parts[1], parts[2], parts[3]
+        most = (((w0 >> KNIT_MOST_SHIFT) & 3) + ((w1 >> KNIT_MOST_SHIFT) & 3)
+                + ((w2 >> KNIT_MOST_SHIFT) & 3))
+        u0 = (w0 >> KNIT_U_SHIFT) & 3
+        u1 = (w1 >> KNIT_U_SHIFT) & 3
+        u2 = (w2 >> KNIT_U_SHIFT) & 3
+        u3 = (w3 >> KNIT_U_SHIFT) & 3
+        if no_melds:
+            u01 = min(u0, u1)
+            u23 = min(u2, u3)
+            rlb = min(min(min((w0 >> KNIT_W_SHIFT) & 7, (w1 >> KNIT_W_SHIFT) & 7),
+                          min((w2 >> KNIT_W_SHIFT) & 7, (w3 >> KNIT_W_SHIFT) & 7)),
+                      min(min(((w0 >> KNIT_V_SHIFT) & 3) + min(u1, u23),
+                              ((w1 >> KNIT_V_SHIFT) & 3) + min(u0, u23)),
+                          min(((w2 >> KNIT_V_SHIFT) & 3) + min(u01, u3),
+                              ((w3 >> KNIT_V_SHIFT) & 3) + min(u01, u2))))
+        else:
+            rlb = min(min(u0, u1), min(u2, u3))
+        tie = 1 if mode == MODE_TIES else 0
+        want_ks = want_ks and 9 - most + rlb < best + tie
+        want_hk = want_hk and 14 - min(most + ((parts[7] >> AUX_ORPHAN_SHIFT) & 15), 14) < best + tie
+        return want_hk, want_ks, rlb
+    return want_hk, want_ks, 0
+
+
+@kernel(inline="always")
+def _knitted(parts, no_melds, want_hk, want_ks, rlb, vec, FD, best, mode):
+    """The knitted forms (MCR) that may matter (:func:`_knitted_open`; ``rlb`` its bound
+    of the remainder): returns the new minimum, ``FD`` recorded but in MODE_MIN. The
+    knitted tiles of the best permutation first; then, unless ``9 - kmax + rlb`` keeps the
+    straight out (but in MODE_EXACT), every permutation without data-dependent branches."""
+    a0, a1, a2 = parts[4], parts[5], parts[6]
+    kmax = 0
+    for p in range(6):
+        kmax = max(kmax, (_knit_field(a0, PERMS[p, 0]) & 3) + (_knit_field(a1, PERMS[p, 1]) & 3)
+                   + (_knit_field(a2, PERMS[p, 2]) & 3))
+    if want_hk:
+        d = 14 - min(kmax + ((parts[7] >> AUX_ORPHAN_SHIFT) & 15), 14)
+        best = min(best, d)
+        if mode != MODE_MIN:
+            FD[FORM_HONORS_KNITTED] = d
+    cut = best + (1 if mode == MODE_TIES else 0)
+    if not want_ks or (mode != MODE_EXACT and 9 - kmax + rlb >= cut):
+        return best
+    hv = vec[parts[3] & CLASS_MASK]
+    h01 = _field(hv, 1)
+    h10 = _field(hv, 2)
+    h11 = _field(hv, 3)
+    ks = INF
+    for p in range(6):
+        fa = _knit_field(a0, PERMS[p, 0])
+        fb = _knit_field(a1, PERMS[p, 1])
+        fc = _knit_field(a2, PERMS[p, 2])
+        kk = (fa & 3) + (fb & 3) + (fc & 3)
+        a01 = (fa >> 2) & 3
+        b01 = (fb >> 2) & 3
+        c01 = (fc >> 2) & 3
+        if no_melds:
+            # the remainder: one set and the pair
+            r = min(min((fa >> 6) & 7, (fb >> 6) & 7), min((fc >> 6) & 7, h11))
+            r = min(r, ((fa >> 4) & 3) + min(min(b01, c01), h01))
+            r = min(r, ((fb >> 4) & 3) + min(min(a01, c01), h01))
+            r = min(r, ((fc >> 4) & 3) + min(min(a01, b01), h01))
+            r = min(r, h10 + min(min(a01, b01), c01))
+        else:
+            # with a called meld: the pair only
+            r = min(min(a01, b01), min(c01, h01))
+        ks = min(ks, 9 - kk + r)
+    best = min(best, ks)
+    if mode != MODE_MIN:
+        FD[FORM_KNITTED_STRAIGHT] = ks
+    return best
+
+
+@kernel(inline="always")
+def hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, mode):
+    """The distance (shanten + 1) of the hand ``parts`` (:func:`load_parts`) needing ``m``
+    sets: the minimum over the forms of ``fm`` open to it. But in MODE_MIN, ``FD[f]`` gets
+    form ``f``'s distance, ``INF`` where the form is not open (called melds, not in
+    ``fm``; MODE_TIES: or it cannot reach the minimum); exact for every form in
+    MODE_EXACT (see the module docstring)."""
+    c0, c1, c2, c3 = (parts[0] & CLASS_MASK, parts[1] & CLASS_MASK, parts[2] & CLASS_MASK,
+                      parts[3] & CLASS_MASK)
+    a0, a1, a2, a3 = parts[4], parts[5], parts[6], parts[7]
+    reg = _field(vec[ct[ct[ct[c0, c1], c2], c3]], 2 * m + 1)
+    record = mode != MODE_MIN
+    if record:
+        FD[FORM_REGULAR] = reg
+        for f in range(1, N_FORMS):
+            FD[f] = INF
+    best = reg
+    no_melds = m == max_sets
+    if no_melds and (fm & SP_BITS) != 0:
+        sw = a0 + a1 + a2 + a3
+        n1 = sw & 63
+        n2 = (sw >> 6) & 63
+        n3 = (sw >> 12) & 63
+        n4 = (sw >> 18) & 63
+        if fm & (1 << FORM_SEVEN_PAIRS):
+            d = _pairs_dist(n1, n2, n3, n4)
+            best = min(best, d)
+            if record:
+                FD[FORM_SEVEN_PAIRS] = d
+        if fm & (1 << FORM_SEVEN_PAIRS_TRIPLET):
+            kinds = 16 if two else 34
+            d = _pairs_triplet_dist(kinds - n1 - n2 - n3 - n4, n1, n2, n3, n4)
+            best = min(best, d)
+            if record:
+                FD[FORM_SEVEN_PAIRS_TRIPLET] = d
+        if fm & (1 << FORM_THIRTEEN_ORPHANS):
+            d = 14 - ((sw >> AUX_ORPHAN_SHIFT) & 15) - min((sw >> AUX_ORPHAN_PAIR_SHIFT) & 7, 1)
+            best = min(best, d)
+            if record:
+                FD[FORM_THIRTEEN_ORPHANS] = d
+    if (fm & KN_BITS) != 0 and m >= max_sets - 1:
+        want_hk, want_ks, rlb = _knitted_open(parts, no_melds, fm, best, mode)
+        if want_hk or want_ks:
+            best = _knitted(parts, no_melds, want_hk, want_ks, rlb, vec, FD, best, mode)
+    return best
+
+
+@kernel
+def _special_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, R):
+    """Effective-tile bits of the special forms at the minimum ``best``."""
+    eff = np.int64(0)
+    aux = (parts[4], parts[5], parts[6])
+    sp = FD[FORM_SEVEN_PAIRS] == best
+    spt = FD[FORM_SEVEN_PAIRS_TRIPLET] == best
+    orp = FD[FORM_THIRTEEN_ORPHANS] == best
+    hk = FD[FORM_HONORS_KNITTED] == best
+    ks = FD[FORM_KNITTED_STRAIGHT] == best
+    # the tiles by count: CM[x] = bits of the tiles held x times (views of R: this
+    # function runs only when a special form is at the minimum)
+    CM = R[0:5]
+    for x in range(5):
+        CM[x] = 0
+    for s in range(4):
+        v = codes[s]
+        for i in range(9 if s < 3 else 7):
+            CM[v % 5] |= np.int64(1) << (9 * s + i)
+            v //= 5
+    # ---- seven pairs (+ triplet): the count classes whose draw gains
+    if sp or spt:
+        sw = parts[4] + parts[5] + parts[6] + parts[7]
+        kinds = 16 if two else 34
+        for fi in range(2):
+            form = FORM_SEVEN_PAIRS if fi == 0 else FORM_SEVEN_PAIRS_TRIPLET
+            if (fi == 0 and sp) or (fi == 1 and spt):
+                n = R[8:13]
+                for x in range(1, 5):
+                    n[x] = (sw >> (6 * (x - 1))) & 63
+                n[0] = kinds - n[1] - n[2] - n[3] - n[4]
+                for x in range(4):
+                    if n[x] == 0:
+                        continue
+                    n[x] -= 1
+                    n[x + 1] += 1
+                    d = _special_pairs_dist(form, n[0], n[1], n[2], n[3], n[4])
+                    n[x] += 1
+                    n[x + 1] -= 1
+                    if d < best:
+                        eff |= CM[x]
+    # ---- thirteen orphans: a missing orphan, or a held one when no pair yet
+    if orp:
+        pair = (CM[2] | CM[3] | CM[4]) & ORPHAN_BITS
+        eff |= CM[0] & ORPHAN_BITS
+        if pair == 0:
+            eff |= CM[1] & ORPHAN_BITS
+    # ---- honors and knitted: missing tiles of the best permutations
+    if hk:
+        hon = (parts[7] >> AUX_ORPHAN_SHIFT) & 15
+        for p in range(6):
+            kk = 0
+            for s in range(3):
+                kk += _knit_field(aux[s], PERMS[p, s]) & 3
+            if 14 - min(kk + hon, 14) == best:
+                eff |= CM[0] & (KNIT_MASKS[p] | HONOR_BITS)
+    # ---- knitted straight: missing knitted tiles + the remainder's useful tiles
+    if ks:
+        target_set = m - (max_sets - 1)
+        kse = np.int64(0)
+        rv = R[16:32]
+        sub = R[32:36]
+        hv = vec[parts[3] & CLASS_MASK]
+        for p in range(6):
+            kk = 0
+            for s in range(3):
+                f = _knit_field(aux[s], PERMS[p, s])
+                kk += f & 3
+                rv[4 * s + 0] = 0
+                rv[4 * s + 1] = (f >> 2) & 3
+                rv[4 * s + 2] = (f >> 4) & 3
+                rv[4 * s + 3] = (f >> 6) & 7
+            for x in range(4):
+                rv[12 + x] = _field(hv, x)
+            Rm = INF
+            if target_set == 0:
+                for s in range(4):
+                    Rm = min(Rm, rv[4 * s + 1])
+            else:
+                for s in range(4):
+                    Rm = min(Rm, rv[4 * s + 3])
+                    for t in range(4):
+                        if t != s:
+                            Rm = min(Rm, rv[4 * s + 2] + rv[4 * t + 1])
+            if 9 - kk + Rm != best:
+                continue
+            kse |= CM[0] & KNIT_MASKS[p]
+            # the remainder: one copy of each held knitted tile removed
+            for s in range(3):
+                g = PERMS[p, s]
+                sub[s] = codes[s]
+                for j in range(3):
+                    if ((CM[0] >> (9 * s + g + 3 * j)) & 1) == 0:
+                        sub[s] -= PW5[g + 3 * j]
+            sub[3] = codes[3] + HONOR_BASE
+            for s in range(4):
+                bits = 0
+                if target_set == 0:
+                    if rv[4 * s + 1] == Rm:
+                        bits |= _mask_field(tab, sub[s], 1)
+                else:
+                    if rv[4 * s + 3] == Rm:
+                        bits |= _mask_field(tab, sub[s], 3)
+                    for t in range(4):
+                        if t != s and rv[4 * s + 2] + rv[4 * t + 1] == Rm:
+                            bits |= _mask_field(tab, sub[s], 2)
+                        if t != s and rv[4 * t + 2] + rv[4 * s + 1] == Rm:
+                            bits |= _mask_field(tab, sub[s], 1)
+                kse |= bits << (9 * s)
+        eff |= kse & ~CM[4]
+    return eff
+
+
+@kernel(inline="always")
+def _split_tiles(opt, tab, cls, others, r, sh, width):
+    """The tiles lowering part ``cls`` (``tab`` row ``r``) in the optimal splits against
+    the other parts' class ``others`` (9 bits)."""
+    bits = (opt[cls, others] >> sh) & (width - 1)
+    return _fold9(tab[r, 2] & SPREAD9[bits & 63]) | _fold9(tab[r, 3] & SPREAD9[bits >> 6])
+
+
+@kernel(inline="always")
+def hand_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, ct, opt, R):
+    """Effective-tile bits (bit ``t`` = tile ``t``) of a waiting hand (codes ``codes``,
+    ``parts``, distance ``best`` and ``FD`` from :func:`hand_forms` in MODE_TIES or
+    MODE_EXACT): the regular form's tiles from the optimal splits of each part against the
+    three others, then the special forms at the minimum."""
+    eff = np.int64(0)
+    if FD[FORM_REGULAR] == best:
+        c0, c1, c2, c3 = (parts[0] & CLASS_MASK, parts[1] & CLASS_MASK, parts[2] & CLASS_MASK,
+                          parts[3] & CLASS_MASK)
+        c01 = ct[c0, c1]
+        sh = m * (m + 1)
+        width = np.int64(1) << (2 * (m + 1))
+        eff = _split_tiles(opt, tab, c0, ct[c1, ct[c2, c3]], codes[0], sh, width)
+        eff |= _split_tiles(opt, tab, c3, ct[c01, c2], codes[3] + HONOR_BASE, sh, width) << 27
+        if not two:
+            eff |= _split_tiles(opt, tab, c1, ct[c0, ct[c2, c3]], codes[1], sh, width) << 9
+            eff |= _split_tiles(opt, tab, c2, ct[c01, c3], codes[2], sh, width) << 18
+    special = False
+    for f in range(1, N_FORMS):
+        if FD[f] == best:
+            special = True
+    if special:
+        eff |= _special_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, R)
+    if two:
+        eff &= TWO_PLAYER_BITS
+    return eff
+
+
+@kernel(inline="always")
+def shanten_row(codes, m, fm, max_sets, two, tab, vec, ct, FD, mode):
+    """Shanten of the hand whose part codes are ``codes`` (needing ``m`` sets); ``FD`` as
+    in :func:`hand_forms`."""
+    return hand_forms(load_parts(codes, two, tab), m, fm, max_sets, two, vec, ct, FD, mode) - 1
+
+
+@kernel(inline="always")
+def waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R):
+    """``(shanten, effective-tile bits)`` of the waiting hand whose part codes are
+    ``codes`` (needing ``m`` sets)."""
+    parts = load_parts(codes, two, tab)
+    best = hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, MODE_TIES)
+    return best - 1, hand_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, ct,
+                                opt, R)
+
+
+@kernel
+def hand_waits_of(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R):
+    """:func:`waits_row` compiled once (for one-hand callers: a call, not a copy)."""
+    return waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
+
+
+@kernel
+def hand_shanten(c, fm, max_sets, two, tab, vec, ct, FD):
+    """Shanten of the waiting-size hand ``c`` (34 counts, int64)."""
+    codes, total = hand_codes(c)
+    return shanten_row(codes, (total - 1) // 3, fm, max_sets, two, tab, vec, ct, FD, MODE_MIN)
+
+
+@kernel
+def discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, FD, R, cand, emask):
+    """Every distinct discard of the complete-size hand ``c`` (34 counts, int64, 3k+2
+    tiles; restored on return): ``cand[i, D_TILE]`` the tile, ``cand[i, D_SHANTEN]`` the
+    shanten after it; for the discards of the lowest shanten ``emask[i]`` the effective
+    tiles after it and ``cand[i, D_LIVE]`` their live copies (``4 - held - vis``, never
+    below 0), for the others 0 and -1. Returns the number of discards.
+
+    The hand's parts are loaded once; a discard changes one part, so its shanten is one
+    table row (:func:`replace_part`) and :func:`hand_forms`."""
+    codes, total = hand_codes(c)
+    m = (total - 2) // 3            # sets the hands after a discard need
+    parts = load_parts(codes, two, tab)
+    k = 0
+    lo = 99
+    for t in range(34):
+        if c[t] > 0:
+            s = t // 9 if t < 27 else 3
+            after = replace_part(parts, s, codes[s] - PW5[t - 9 * s], tab)
+            d = hand_forms(after, m, fm, max_sets, two, vec, ct, FD, MODE_MIN)
+            cand[k, D_TILE] = t
+            cand[k, D_SHANTEN] = d - 1
+            cand[k, D_LIVE] = -1
+            lo = min(lo, d - 1)
+            k += 1
+    for i in range(k):
+        if cand[i, D_SHANTEN] != lo:
+            emask[i] = 0
+            continue
+        t = cand[i, D_TILE]
+        s = t // 9 if t < 27 else 3
+        c[t] -= 1
+        after = replace_code(codes, s, codes[s] - PW5[t - 9 * s])
+        sh, eff = hand_waits_of(after, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
+        live = 0
+        for w in range(34):
+            if (eff >> w) & 1:
+                lv = 4 - c[w] - vis[w]
+                if lv > 0:
+                    live += lv
+        cand[i, D_LIVE] = live
+        emask[i] = eff
+        c[t] += 1
+    return k
+
+
+# ---------------------------------------------------------------------------------
+# batch kernels: loops over the row
+# ---------------------------------------------------------------------------------
+# eight counts in an int64, one per byte: above 4 / their sum / base-5 code
+_HIGH = -0x7F7F7F7F7F7F7F80          # 0x80 in every byte
+_TO_HIGH = 0x7B7B7B7B7B7B7B7B        # + 123: a count above 4 reaches the high bit
+_ONES = 0x0101010101010101
+
+
+@kernel(inline="always")
+def _code8(x):
+    """Base-5 code of the eight counts (0..4) in the bytes of ``x``, byte 0 lowest."""
+    x = (x & 0x00FF00FF00FF00FF) + ((x >> 8) & 0x00FF00FF00FF00FF) * 5
+    x = (x & 0x0000FFFF0000FFFF) + ((x >> 16) & 0x0000FFFF0000FFFF) * 25
+    return (x & 0xFFFFFFFF) + ((x >> 32) & 0xFFFFFFFF) * 625
+
+
+@kernel(inline="always")
+def _check_row(counts, i, max_sets, hand_size, two, waiting, tab, ring):
+    """Codes of row ``i`` into ``ring[i % RING, 0..3]``, ``[4]`` = the sets it needs, its
+    table rows prefetched; returns 0 or the reason the row is invalid. The counts are
+    read eight at a time (ranks 1-8 of each suit, the honors) and the ninth rank alone."""
+    slot = i & (RING - 1)
+    x0 = load8(counts, i, 0)
+    x1 = load8(counts, i, 9)
+    x2 = load8(counts, i, 18)
+    x3 = (load8(counts, i, 26) >> 8) & 0x00FFFFFFFFFFFFFF
+    e0 = np.int64(counts[i, 8])
+    e1 = np.int64(counts[i, 17])
+    e2 = np.int64(counts[i, 26])
+    if ((((x0 | (x0 + _TO_HIGH)) | (x1 | (x1 + _TO_HIGH)) | (x2 | (x2 + _TO_HIGH))
+          | (x3 | (x3 + _TO_HIGH))) & _HIGH) != 0 or e0 > 4 or e1 > 4 or e2 > 4):
+        return BAD_COUNT
+    ring[slot, 0] = _code8(x0) + e0 * PW5[8]
+    ring[slot, 1] = _code8(x1) + e1 * PW5[8]
+    ring[slot, 2] = _code8(x2) + e2 * PW5[8]
+    ring[slot, 3] = _code8(x3)
+    total = (((((x0 + x1) + (x2 + x3)) * _ONES) >> 56) & 255) + e0 + e1 + e2
+    if two and (ring[slot, 1] != 0 or ring[slot, 2] != 0):
+        return BAD_TILE
+    m = _sets_needed(total, max_sets, hand_size)
+    if m < 0:
+        return BAD_TOTAL
+    if waiting and total % 3 != 1:
+        return BAD_WAIT_TOTAL
+    ring[slot, 4] = m
+    prefetch(tab, ring[slot, 0])
+    prefetch(tab, ring[slot, 1])
+    prefetch(tab, ring[slot, 2])
+    prefetch(tab, ring[slot, 3] + HONOR_BASE)
+    return 0
+
+
+@kernel(inline="always")
+def _from_ring(ring, h):
+    """The codes of row ``h`` (validated earlier) and the sets it needs."""
+    slot = h & (RING - 1)
+    return (ring[slot, 0], ring[slot, 1], ring[slot, 2], ring[slot, 3]), ring[slot, 4]
+
+
+@kernel
+def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, tab, vec, ct, out,
+                  per_form):
+    """out[h] = shanten (int8) of each row of ``counts`` (N, 34) uint8; ``per_form``
+    (N, 6) int8 gets every form's shanten (``NO_FORM`` where not open) when it has N rows
+    (else shape (0, 6)). Returns (bad_row, reason), (-1, 0) when all rows are valid."""
     n = counts.shape[0]
     want = per_form.shape[0] == n and n > 0
-    V = np.zeros((N_ROWS, 12, BLK), dtype=np.uint8)
-    W = np.zeros((4, BLK), dtype=np.uint64)
-    AUX = np.zeros((4, BLK), dtype=np.uint64)
-    CODES = np.zeros((4, BLK), dtype=np.int64)
-    M = np.zeros(BLK, dtype=np.int64)
-    TOT = np.zeros(BLK, dtype=np.int64)
-    FD = np.zeros((N_FORMS, BLK), dtype=np.int64)
-    BEST = np.zeros(BLK, dtype=np.int64)
-    MW = np.zeros((4, 2, BLK), dtype=np.uint64)   # unused here (no wait masks)
-    KF = np.zeros((9, 4, BLK), dtype=np.uint8)
-    KS = np.zeros((3, BLK), dtype=np.uint8)
-    for b0 in range(0, n, BLK):
-        nb = min(BLK, n - b0)
-        bad, reason = _block(counts, b0, nb, form_mask, max_sets, hand_size, two_player,
-                             SSH, HSH, V, W, AUX, CODES, M, TOT, FD, BEST, NK,
-                             SSH, HSH, MW, False, KF, KS)
-        if bad >= 0:
-            return b0 + bad, reason
-        for l in range(nb):
-            out[b0 + l] = BEST[l] - 1
+    mode = MODE_EXACT if want else MODE_MIN
+    ring = np.zeros((RING, 8), dtype=np.int64)
+    FD = np.zeros(8, dtype=np.int64)
+    for i in range(n + AHEAD):
+        if i < n:
+            reason = _check_row(counts, i, max_sets, hand_size, two_player, False, tab, ring)
+            if reason:
+                return i, reason
+        h = i - AHEAD
+        if h < 0:
+            continue
+        codes, m = _from_ring(ring, h)
+        out[h] = shanten_row(codes, m, form_mask, max_sets, two_player, tab, vec, ct, FD, mode)
         if want:
-            for l in range(nb):
-                for f in range(N_FORMS):
-                    if (form_mask >> f) & 1 and FD[f, l] < INF:
-                        per_form[b0 + l, f] = FD[f, l] - 1
-                    else:
-                        per_form[b0 + l, f] = NO_FORM
+            for f in range(N_FORMS):
+                # (FD is INF for a form not in the mask or not open to the row)
+                per_form[h, f] = FD[f] - 1 if FD[f] < INF else NO_FORM
     return -1, 0
 
 
-@kernel(inline="always")
-def _mask_bits(w, k):
-    return np.int64((w >> np.uint64(9 * k)) & np.uint64(511))
-
-
-@kernel(inline="always")
-def _suit_mask(SMK, HMK, s, code, k):
-    """9-bit (7 for honors) mask of ranks lowering field k of part s at ``code``."""
-    if s == 3:
-        tbl = HMK
-    else:
-        tbl = SMK
-    if k < 6:
-        return _mask_bits(tbl[code, 0], k)
-    return _mask_bits(tbl[code, 1], k - 6)
-
-
-def _knit_masks():
-    out = np.zeros(6, dtype=np.uint64)
-    for p in range(6):
-        bits = 0
-        for s in range(3):
-            g = int(PERMS[p, s])
-            for j in range(3):
-                bits |= 1 << (9 * s + g + 3 * j)
-        out[p] = bits
-    return out
-
-
-KNIT_MASKS = _knit_masks()
-HONOR_BITS = np.uint64(((1 << 7) - 1) << 27)
-ORPHAN_BITS = np.uint64(sum(1 << int(t) for t in ORPHANS))
-TWO_PLAYER_BITS = np.uint64(((1 << 9) - 1) | (((1 << 7) - 1) << 27))
-EXPAND = np.array([[(b >> q) & 1 for q in range(8)] for b in range(256)], dtype=np.uint8)
-
-
 @kernel
-def _block_waits(counts, b0, nb, form_mask, max_sets, hand_size, two_player, SSH, HSH,
-                 V, W, AUX, CODES, M, TOT, FD, BEST, SMK, HMK, MW, KF, KS):
-    """:func:`_block` with the wait masks, then the combinations of the other parts."""
-    bad, reason = _block(counts, b0, nb, form_mask, max_sets, hand_size, two_player, SSH, HSH,
-                         V, W, AUX, CODES, M, TOT, FD, BEST, NK, SMK, HMK, MW, True, KF, KS)
-    # (a literal field count: with 10 the loops unroll and vectorise; 12 is Taiwan's)
-    if max_sets == 4:
-        _others(V, 10)
-    else:
-        _others_any(V, NK)
-    return bad, reason
-
-
-@kernel
-def _others_any(V, nk):
-    """:func:`_others` with a run-time field count (Taiwan's 12; compiled once, small)."""
-    _others(V, nk)
-
-
-@kernel
-def _waits_block(counts, visible, b0, nb, form_mask, max_sets, hand_size, two_player,
-                 SSH, SMK, HSH, HMK, shanten_out, mask_out, live_out, nk,
-                 V, W, AUX, CODES, M, TOT, FD, BEST, MW, OPT, CM, eff_class, rv, sub, cnt,
-                 vrow_step, KF, KS):
-    # the forms, then for each part the combination of the others
-    bad, reason = _block_waits(counts, b0, nb, form_mask, max_sets, hand_size, two_player,
-                               SSH, HSH, V, W, AUX, CODES, M, TOT, FD, BEST, SMK, HMK, MW, KF, KS)
-    if bad >= 0:
-        return b0 + bad, reason
-    # optimal splits of the regular form, as bits k = 2j + p per part (SIMD when every
-    # row of the block needs the same number of sets)
-    uniform = True
-    for l in range(nb):
-        if M[l] != M[0]:
-            uniform = False
-    for s in range(4):
-        for l in range(BLK):
-            OPT[s, l] = 0
-    if uniform:
-        m0 = M[0]
-        for l in range(BLK):
-            V[R_C, 0, l] = np.uint8(BEST[l])
-        for s in range(4):
-            o = R_S1 if s == 0 else (R_O1 if s == 1 else (R_O2 if s == 2 else R_B))
-            for j in range(m0 + 1):
-                for p in range(2):
-                    k = 2 * j + p
-                    ko = 2 * (m0 - j) + 1 - p
-                    for l in range(BLK):
-                        hit = np.uint8(V[s, k, l] + V[o, ko, l]) == V[R_C, 0, l]
-                        OPT[s, l] |= np.uint16(hit) << np.uint16(k)
-    else:
-        for l in range(nb):
-            m = M[l]
-            for s in range(4):
-                o = R_S1 if s == 0 else (R_O1 if s == 1 else (R_O2 if s == 2 else R_B))
-                for j in range(m + 1):
-                    for p in range(2):
-                        k = 2 * j + p
-                        if np.int64(V[s, k, l]) + np.int64(V[o, 2 * (m - j) + 1 - p, l]) == BEST[l]:
-                            OPT[s, l] |= np.uint16(1 << k)
-    kinds = 16 if two_player else 34
-    for l in range(nb):
-        h = b0 + l
-        if TOT[l] % 3 != 1:
-            return h, BAD_WAIT_TOTAL
-        m = M[l]
-        best = BEST[l]
-        shanten_out[h] = best - 1
-        eff = np.uint64(0)
-        # ---- regular
-        for s in range(4):
-            opt = np.int64(OPT[s, l])
-            if opt == 0 or (two_player and (s == 1 or s == 2)):
-                continue
-            bits = 0
-            k = 0
-            while opt:
-                if opt & 1:
-                    if k < 6:
-                        bits |= _mask_bits(MW[s, 0, l], k)
-                    else:
-                        bits |= _mask_bits(MW[s, 1, l], k - 6)
-                opt >>= 1
-                k += 1
-            eff |= np.uint64(bits) << np.uint64(9 * s)
-        no_melds = m == max_sets
-        sp = no_melds and (form_mask & (1 << FORM_SEVEN_PAIRS)) != 0 and FD[FORM_SEVEN_PAIRS, l] == best
-        spt = (no_melds and (form_mask & (1 << FORM_SEVEN_PAIRS_TRIPLET)) != 0
-               and FD[FORM_SEVEN_PAIRS_TRIPLET, l] == best)
-        orph = (no_melds and (form_mask & (1 << FORM_THIRTEEN_ORPHANS)) != 0
-                and FD[FORM_THIRTEEN_ORPHANS, l] == best)
-        hk = (no_melds and (form_mask & (1 << FORM_HONORS_KNITTED)) != 0
-              and FD[FORM_HONORS_KNITTED, l] == best)
-        ks = ((form_mask & (1 << FORM_KNITTED_STRAIGHT)) != 0 and m >= max_sets - 1
-              and FD[FORM_KNITTED_STRAIGHT, l] == best)
-        if sp or spt or orph or hk or ks:
-            # tiles by count: CM[c] = bits of the tiles held c times
-            for c in range(5):
-                CM[c] = np.uint64(0)
-            for t in range(34):
-                CM[counts[h, t]] |= np.uint64(1) << np.uint64(t)
-            # ---- seven pairs (+ triplet): the count classes whose draw gains
-            for fi in range(2):
-                form = FORM_SEVEN_PAIRS if fi == 0 else FORM_SEVEN_PAIRS_TRIPLET
-                if (form == FORM_SEVEN_PAIRS and sp) or (form == FORM_SEVEN_PAIRS_TRIPLET and spt):
-                    sw = AUX[0, l] + AUX[1, l] + AUX[2, l] + AUX[3, l]
-                    for c in range(1, 5):
-                        cnt[c] = np.int64((sw >> np.uint64(6 * (c - 1))) & np.uint64(63))
-                    cnt[0] = kinds - cnt[1] - cnt[2] - cnt[3] - cnt[4]
-                    for c in range(4):
-                        if cnt[c] == 0:
-                            continue
-                        cnt[c] -= 1
-                        cnt[c + 1] += 1
-                        d = _special_pairs_dist(form, cnt[0], cnt[1], cnt[2], cnt[3], cnt[4])
-                        cnt[c] += 1
-                        cnt[c + 1] -= 1
-                        if d < best:
-                            eff |= CM[c]
-            # ---- thirteen orphans: a missing orphan, or a held one when no pair yet
-            if orph:
-                pair = (CM[2] | CM[3] | CM[4]) & ORPHAN_BITS
-                eff |= CM[0] & ORPHAN_BITS
-                if pair == 0:
-                    eff |= CM[1] & ORPHAN_BITS
-            # ---- honors and knitted: missing tiles of the best permutations
-            if hk:
-                hon = np.int64((AUX[3, l] >> np.uint64(AUX_ORPHAN_SHIFT)) & np.uint64(15))
-                for p in range(6):
-                    K = 0
-                    for s in range(3):
-                        K += _knit_field(AUX[s, l], PERMS[p, s]) & 3
-                    if 14 - min(K + hon, 14) == best:
-                        eff |= CM[0] & (KNIT_MASKS[p] | HONOR_BITS)
-            # ---- knitted straight: missing knitted tiles + the remainder's useful tiles
-            if ks:
-                target_set = m - (max_sets - 1)
-                kse = np.uint64(0)
-                for p in range(6):
-                    K = 0
-                    for s in range(3):
-                        f = _knit_field(AUX[s, l], PERMS[p, s])
-                        K += f & 3
-                        rv[s, 0] = 0
-                        rv[s, 1] = (f >> 2) & 3
-                        rv[s, 2] = (f >> 4) & 3
-                        rv[s, 3] = (f >> 6) & 7
-                    for k in range(4):
-                        rv[3, k] = np.int64(V[3, k, l])
-                    R = INF
-                    if target_set == 0:
-                        for s in range(4):
-                            R = min(R, rv[s, 1])
-                    else:
-                        for s in range(4):
-                            R = min(R, rv[s, 3])
-                            for t in range(4):
-                                if t != s:
-                                    R = min(R, rv[s, 2] + rv[t, 1])
-                    if 9 - K + R != best:
-                        continue
-                    kse |= CM[0] & KNIT_MASKS[p]
-                    # the remainder: one copy of each held knitted tile removed
-                    for s in range(3):
-                        g = PERMS[p, s]
-                        sub[s] = CODES[s, l]
-                        for j in range(3):
-                            if counts[h, 9 * s + g + 3 * j] > 0:
-                                sub[s] -= PW5[g + 3 * j]
-                    sub[3] = CODES[3, l]
-                    for s in range(4):
-                        bits = 0
-                        if target_set == 0:
-                            if rv[s, 1] == R:
-                                bits |= _suit_mask(SMK, HMK, s, sub[s], 1)
-                        else:
-                            if rv[s, 3] == R:
-                                bits |= _suit_mask(SMK, HMK, s, sub[s], 3)
-                            for t in range(4):
-                                if t != s and rv[s, 2] + rv[t, 1] == R:
-                                    bits |= _suit_mask(SMK, HMK, s, sub[s], 2)
-                                if t != s and rv[t, 2] + rv[s, 1] == R:
-                                    bits |= _suit_mask(SMK, HMK, s, sub[s], 1)
-                        kse |= np.uint64(bits) << np.uint64(9 * s)
-                eff |= kse & ~CM[4]
-        if two_player:
-            eff &= TWO_PLAYER_BITS
-        # ---- write out: the mask byte by byte, live copies of the waits
-        for i in range(5):
-            byte = np.int64((eff >> np.uint64(8 * i)) & np.uint64(255))
+def waits_batch(counts, visible, form_mask, max_sets, hand_size, two_player, tab, vec, ct,
+                opt, shanten_out, mask_out, live_out):
+    """For waiting rows (3m + 1 tiles): shanten, the tiles that lower it (mask_out, bool
+    (N, 34)) and their live copies (live_out, int8, 0 where not a wait).
+    ``visible`` is (N, 34) or (1, 34) (broadcast). Returns (bad_row, reason)."""
+    n = counts.shape[0]
+    ring = np.zeros((RING, 8), dtype=np.int64)
+    FD = np.zeros(8, dtype=np.int64)
+    R = np.zeros(64, dtype=np.int64)
+    vrow_step = 1 if visible.shape[0] == n else 0
+    for i in range(n + AHEAD):
+        if i < n:
+            reason = _check_row(counts, i, max_sets, hand_size, two_player, True, tab, ring)
+            if reason:
+                return i, reason
+        h = i - AHEAD
+        if h < 0:
+            continue
+        codes, m = _from_ring(ring, h)
+        sh, eff = waits_row(codes, m, form_mask, max_sets, two_player, tab, vec, ct, opt, FD, R)
+        shanten_out[h] = sh
+        # the mask byte by byte, the live copies of the waits
+        for b in range(5):
+            byte = (eff >> (8 * b)) & 255
             for q in range(8):
-                t = 8 * i + q
+                t = 8 * b + q
                 if t < 34:
                     mask_out[h, t] = EXPAND[byte, q] != 0
         vr = h * vrow_step
         for t in range(34):
             lv = 4 - np.int64(counts[h, t]) - np.int64(visible[vr, t])
             live_out[h, t] = max(lv, 0) * np.int64(mask_out[h, t])
-    return -1, 0
-
-
-@kernel
-def waits_batch(counts, visible, form_mask, max_sets, hand_size, two_player,
-                SSH, SMK, HSH, HMK, shanten_out, mask_out, live_out):
-    """For waiting rows (3m + 1 tiles): shanten, the tiles that lower it (mask_out, bool
-    (N, 34)) and their live copies (live_out, int8, 0 where not a wait).
-    ``visible`` is (N, 34) or (1, 34) (broadcast). Returns (bad_row, reason)."""
-    n = counts.shape[0]
-    V = np.zeros((N_ROWS, 12, BLK), dtype=np.uint8)
-    W = np.zeros((4, BLK), dtype=np.uint64)
-    AUX = np.zeros((4, BLK), dtype=np.uint64)
-    CODES = np.zeros((4, BLK), dtype=np.int64)
-    M = np.zeros(BLK, dtype=np.int64)
-    TOT = np.zeros(BLK, dtype=np.int64)
-    FD = np.zeros((N_FORMS, BLK), dtype=np.int64)
-    BEST = np.zeros(BLK, dtype=np.int64)
-    MW = np.zeros((4, 2, BLK), dtype=np.uint64)
-    OPT = np.zeros((4, BLK), dtype=np.uint16)
-    KF = np.zeros((9, 4, BLK), dtype=np.uint8)
-    KS = np.zeros((3, BLK), dtype=np.uint8)
-    CM = np.zeros(5, dtype=np.uint64)
-    eff_class = np.zeros(5, dtype=np.bool_)
-    rv = np.zeros((4, 4), dtype=np.int64)
-    sub = np.zeros(4, dtype=np.int64)
-    cnt = np.zeros(5, dtype=np.int64)
-    vrow_step = 1 if visible.shape[0] == n else 0
-    for b0 in range(0, n, BLK):
-        nb = min(BLK, n - b0)
-        bad, reason = _waits_block(counts, visible, b0, nb, form_mask, max_sets, hand_size,
-                                   two_player, SSH, SMK, HSH, HMK, shanten_out, mask_out,
-                                   live_out, NK, V, W, AUX, CODES, M, TOT, FD,
-                                   BEST, MW, OPT, CM, eff_class, rv, sub, cnt, vrow_step,
-                                   KF, KS)
-        if bad >= 0:
-            return bad, reason
     return -1, 0

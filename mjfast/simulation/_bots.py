@@ -68,27 +68,27 @@ def _pick(scores, k, key, ctr):
 @kernel
 def _options(S, bc, p, c):
     """Discard candidates of ``p``'s hand (complete size) into ``bc``; returns their count."""
-    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
+    params, tab, vec, ct, opt, FD, R, cand, emask = bc
     _hand(S, p, c)
-    return discard_options(c, S[VISIBLE:VISIBLE + 34], params, SSH, SMK, HSH, HMK, V, KF,
-                           U, I, cand, emask)
+    return discard_options(c, S[VISIBLE:VISIBLE + 34], params, tab, vec, ct, opt, FD, R,
+                           cand, emask)
 
 
 @kernel
 def _shanten(bc, c):
-    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
-    return shanten_of(c, params, SSH, SMK, HSH, HMK, V, KF, U, I)
+    params, tab, vec, ct, opt, FD, R, cand, emask = bc
+    return shanten_of(c, params, tab, vec, ct, FD)
 
 
 @kernel
 def _finish(bc, p, acts, n, k, scores, key, ctr, waits):
     """The discard of the best score (ties by the RNG); ``waits[p]`` its winning tiles."""
-    cand = bc[9]
+    cand = bc[7]
     j = _pick(scores, k, key, ctr)
     t = cand[j, C_TILE]
     wm = np.int64(0)
     if cand[j, C_SHANTEN] == 0:
-        wm = bc[10][j]
+        wm = bc[8][j]
     waits[p] = wm
     for i in range(n):
         if acts[i, 0] == K_DISCARD and acts[i, 1] == t:
@@ -108,7 +108,7 @@ def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
         if acts[i, 0] == K_WIN:
             return i, 0
     k = _options(S, bc, p, c)
-    cand = bc[9]
+    cand = bc[7]
     best = 99
     for i in range(k):
         if cand[i, C_SHANTEN] < best:
@@ -166,8 +166,8 @@ def _ready_value(S, ctx, p, d, eff, c, minimum, fans):
 def value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, waits):
     """A value bot's discard among ``k`` candidates when its best discard leaves it ready
     (after :func:`turn_choice` returned ``NEED_VALUE``)."""
-    cand = bc[9]
-    emask = bc[10]
+    cand = bc[7]
+    emask = bc[8]
     for i in range(k):
         if cand[i, C_SHANTEN] == 0:
             nl, wt = _ready_value(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum, fans)
@@ -193,7 +193,7 @@ def claim_choice(S, bc, p, acts, n, c):
     best_i = pass_i
     best_s = s0
     best_live = -1
-    params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask = bc
+    params, tab, vec, ct, opt, FD, R, cand, emask = bc
     vis = S[VISIBLE:VISIBLE + 34]
     for i in range(n):
         kind = acts[i, 0]
@@ -205,7 +205,7 @@ def claim_choice(S, bc, p, acts, n, c):
                 for x in range(lo, lo + 3):
                     if x != t:
                         c[x] -= 1
-            k = discard_options(c, vis, params, SSH, SMK, HSH, HMK, V, KF, U, I, cand, emask)
+            k = discard_options(c, vis, params, tab, vec, ct, opt, FD, R, cand, emask)
             if kind == K_PUNG:
                 c[t] += 2
             else:
