@@ -25,7 +25,7 @@ from . import _format as F
 from ._fonts import find_cjk_font, font_face_css, missing_glyphs
 from ._summary import (Finding, StudySummary, compare_notes, findings_from_compare,
                        study_config, study_summary)
-from ._tables import compare_for_reading, grid, same_rows_once
+from ._tables import for_reading, grid
 from ._terminal import Fitted, per_group_head
 from ._terminal import render_table as _render
 
@@ -190,9 +190,7 @@ class Report:
 
     def _table(self, s: Section, df: pl.DataFrame, cjk: bool) -> str:
         name = s.key
-        said = []
-        if name == "compare":
-            df, said = same_rows_once(compare_for_reading(df))
+        df, said = for_reading(name, df, cjk)
         shown, left_out, groups = _rows_for_page(df, name, s.rows)
         cols = [c for c in grid(shown.head(0), name).cols if c.rank <= 1]
         g = grid(shown, name, cols, cjk=cjk)

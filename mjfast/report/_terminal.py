@@ -61,10 +61,8 @@ def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60,
     from rich.table import Table
     width = width or terminal_width()
     name = name or title
-    said: list[str] = []
-    if name == "compare" and "metric" in df.columns:
-        from ._tables import compare_for_reading, same_rows_once
-        df, said = same_rows_once(compare_for_reading(df))
+    from ._tables import for_reading
+    df, said = for_reading(name, df, cjk)
     shown, left_out, groups = per_group_head(df, name, max_rows)
     cols = columns(df, name)
     if not cjk:
