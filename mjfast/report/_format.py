@@ -49,8 +49,8 @@ DIFF = {PCT: PP, POINTS: DPOINTS, TURNS: DTURNS, COUNT: NUMBER, RATIO: NUMBER,
         NUMBER: NUMBER, MEAN: DMEAN}
 LEVEL = {PP: PCT, DPOINTS: POINTS, DTURNS: TURNS, DMEAN: MEAN}
 # what a difference's unit is called in a chart title or a sentence
-UNIT_WORDS = {PP: "percentage points", DPOINTS: "points", DTURNS: "turns", DMEAN: "per unit",
-              PCT: "%", POINTS: "points", TURNS: "turns", MEAN: "per unit"}
+UNIT_WORDS = {PP: "percentage points", DPOINTS: "points", DTURNS: "turns", DMEAN: "count",
+              PCT: "%", POINTS: "points", TURNS: "turns", MEAN: "count"}
 MISSING = "–"
 
 
@@ -325,11 +325,11 @@ VIEWS: dict[str, View] = {
         K("rules"), K("variant"), K("source"), K("by", "grouping"), K("group", "group"), K("deals", "deals", COUNT),
         K("net", "net per deal", DPOINTS, ("net_low", "net_high")),
         K("compensation", "compensation", DPOINTS, ("compensation_low", "compensation_high")),
-        K("mde", "detectable compensation", DPOINTS, rank=1),
+        K("mde", "detectable", DPOINTS, rank=1),
         K("win_rate", "win rate", PCT, ("win_rate_low", "win_rate_high"), rank=1),
         K("deal_in_rate", "deal-in rate", PCT, ("deal_in_rate_low", "deal_in_rate_high"),
-          rank=1),
-        K("walls", "walls", COUNT, rank=1),
+          rank=2),
+        K("walls", "walls", COUNT, rank=2),
         K("self_draw_rate", "self-draw rate", PCT, ("self_draw_rate_low", "self_draw_rate_high"),
           rank=2)), row_size=("mde",)),
     "fan-value": View((
@@ -340,7 +340,7 @@ VIEWS: dict[str, View] = {
         K("points_share", "share of points", PCT, ("points_share_low", "points_share_high"),
           rank=1),
         K("mean_total", "mean total of its wins", POINTS, ("mean_total_low", "mean_total_high"),
-          rank=1),
+          rank=2),
         K("wins", "wins", COUNT, rank=1), K("name_zh", "fan (zh)", rank=2),
         K("name_en", "fan (en)", rank=2), K("rescored", "rescored", COUNT, rank=2),
         K("not_rescored", "not rescored", COUNT, rank=2)), sort=("points_share",)),
@@ -348,7 +348,7 @@ VIEWS: dict[str, View] = {
     "sample-size": View((
         K("rules"), K("source"), K("label", "metric"), K("variant"),
         K("diff", "observed difference", NUMBER),
-        K("units_needed", "needed for the observed difference", COUNT),
+        K("units_needed", "needed to confirm it", COUNT),
         K("mde", "detectable now", NUMBER), K("sample_unit", "counted in", rank=1),
         K("n_units", "sample now", COUNT, rank=1),
         K("grid", "needed for other differences", rank=1),

@@ -180,7 +180,8 @@ def _source_order() -> pl.Expr:
 
 def seat_for_reading(df: pl.DataFrame) -> pl.DataFrame:
     """Seat advantage grouping by grouping: the dealer first, then the seat winds E S W N,
-    the positions, the bots; the study's own source (simulations) first."""
+    the positions, the bots, each group's variants one under the other; the study's own
+    source (simulations) first."""
     c = pl.col
     keys = [k for k in ("rules", "variant") if k in df.columns]
     return df.with_columns(
@@ -188,7 +189,8 @@ def seat_for_reading(df: pl.DataFrame) -> pl.DataFrame:
         _b=c("by").replace_strict(_BY_ORDER, default=9, return_dtype=pl.Int8),
         _g=c("group").replace_strict(_GROUP_ORDER, default=None, return_dtype=pl.Int64)
         .fill_null(c("group").cast(pl.Int64, strict=False)),
-    ).sort([*keys, "_s", "_b", "_g", "group"], nulls_last=True).with_columns(
+    ).sort(["rules", "_s", "source", "_b", "_g", "group", *keys[1:]],
+           nulls_last=True).with_columns(
         c("by").replace_strict(BY_WORDS, default=c("by"), return_dtype=pl.String)
     ).drop("_s", "_b", "_g")
 
@@ -230,6 +232,7 @@ def sample_size_for_reading(df: pl.DataFrame) -> pl.DataFrame:
         dec = _fewest_decimals(sub["delta"].to_list(), F.SCALE.get(kind, 1.0))
         cells[tuple(g)] = " · ".join(
             f"{F.fmt(kind, d, unit=True, decimals=dec, signed=False)}: {F.fmt(F.COUNT, n)}"
+            .replace(" ", "\u00a0")
             for d, n in zip(sub["delta"].to_list(), sub["units_needed"].to_list()))
     grid_col = [cells.get(tuple(r[k] for k in keys), F.MISSING)
                 for r in obs.iter_rows(named=True)]
