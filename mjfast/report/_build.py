@@ -225,7 +225,8 @@ class Report:
         base = (shown["base"].to_list() if "base" in shown.columns
                 else [False] * shown.height)
         names = [c.name for c in g.cols]
-        head = "".join(f"<th class='c-{html.escape(n)}'>{html.escape(h)}</th>"
+        head = "".join(f"<th class='c-{html.escape(n)}'>"
+                       f"{html.escape(h).replace('95% CI', '95%&nbsp;CI')}</th>"
                        for h, n in zip(g.headers, names))
         rows = []
         for cells, is_base in zip(g.rows, base):
@@ -362,29 +363,61 @@ def _layout(found: Sequence[Finding]):
     return groups, levels, ref_h or "reference", var_h or "variant", uniform
 
 
+def _levels(f: Finding) -> str:
+    """Both levels in one cell, the reference's first: ``8.9% → 2.9%``, ``14.5 → 12.2
+    points`` (the unit once)."""
+    if f.value is None and f.ref_value is None:
+        return ""
+    kind = f.level_unit or F.LEVEL.get(f.unit, f.unit)
+    unit = F.UNIT.get(kind, "")
+
+    def one(v, ci):
+        if v is None:
+            return F.MISSING
+        s = F.fmt(kind, v, unit=unit in ("%",))
+        if ci is not None and None not in ci:
+            s += f" ({F.fmt_interval(kind, *ci)})"
+        return s
+    s = f"{one(f.ref_value, f.ref_interval)} → {one(f.value, f.value_interval)}"
+    return s + (f" {unit}" if unit and unit != "%" else "")
+
+
 def _findings_frames(found: Sequence[Finding]):
-    """The findings as terminal tables: one per group (its heading and sample as title),
-    without the columns the group leaves empty."""
+    """The findings as terminal tables: one per group (its heading and sample as title;
+    both levels in one column), each with the sentences said under it (results the same
+    under both variants, a note every row shares)."""
     groups, levels, ref_h, var_h, uniform = _layout(found)
     out = []
     for title, fs in groups.items():
-        cols = {"finding": [f.name for f in fs]}
+        same = [f for f in fs if f.same]
+        rows = [f for f in fs if not f.same]
+        said = [f"Same under both variants in every one of the {f.sample}: "
+                f"{f.name.partition(': ')[2] or f.name}." for f in same]
+        if not rows:
+            out.append((None, title, None, said))
+            continue
+        one_sample = len({f.sample for f in rows}) == 1
+        cols = {"finding": [f.name for f in rows]}
         if levels:
-            cols[ref_h] = [_level(f, "ref") for f in fs]
-            cols[var_h] = [_level(f, "value") for f in fs]
-        cols["difference (95% CI)"] = [_estimate(f) if f.estimate is not None or f.same
-                                       else "" for f in fs]
-        cols["detectable"] = [_detect(f) for f in fs]
-        if not uniform[title]:
-            cols["sample"] = [f.sample for f in fs]
-        cols["note"] = [f.note for f in fs]
+            cols[f"{ref_h} → {var_h}"] = [_levels(f) for f in rows]
+        cols["difference (95% CI)"] = [_estimate(f) if f.estimate is not None else ""
+                                       for f in rows]
+        cols["detectable"] = [_detect(f) for f in rows]
+        if not one_sample:
+            cols["sample"] = [f.sample for f in rows]
+        notes = {f.note for f in rows}
+        if len(notes) == 1:
+            said = [n[:1].upper() + n[1:] + "." for n in notes if n] + said
+        else:
+            cols["note"] = [f.note for f in rows]
         cols = {k: v for k, v in cols.items() if k == "finding" or any(
             x and x != F.MISSING for x in v)}
-        head = f"{title} · {fs[0].sample}" if uniform[title] else title
+        head = f"{title} · {rows[0].sample}" if one_sample else title
         ranks = {"sample": 1, "note": 2}
         view = F.View(tuple(F.Col(c, c, F.TEXT, None, ranks.get(c, 0)) for c in cols),
                       group=(), extra=False)
-        out.append((pl.DataFrame(cols, schema={k: pl.String for k in cols}), head, view))
+        out.append((pl.DataFrame(cols, schema={k: pl.String for k in cols}), head, view,
+                    said))
     return out
 
 
@@ -392,13 +425,18 @@ def findings_table(found: Sequence[Finding], width: int | None = None):
     """The headline findings as terminal tables (same formats as the page), one per
     group, under the title "Headline findings"."""
     from rich.console import Group
+    from rich.padding import Padding
     from rich.text import Text
     parts = [Text("Headline findings", style="bold")]
-    for df, title, view in _findings_frames(found):
-        kw = dict(name="findings", max_rows=10_000, all_hint="the report's first screen",
-                  view=view)
-        parts.append(_render(df, title, width=width, **kw) if width else
-                     Fitted(df, title, **kw))
+    for df, title, view, said in _findings_frames(found):
+        if df is None:
+            parts.append(Text(title))
+        else:
+            kw = dict(name="findings", max_rows=10_000, all_hint="the report's first screen",
+                      view=view)
+            parts.append(_render(df, title, width=width, **kw) if width else
+                         Fitted(df, title, **kw))
+        parts += [Padding(Text(x), (0, 0, 0, 2)) for x in said]
     return Group(*parts)
 
 
@@ -639,7 +677,8 @@ svg.chart text {{ font-family: inherit; }}
 .tw {{ overflow-x: auto; }}
 table {{ border-collapse: collapse; font-size: .82rem; background: white; }}
 th, td {{ padding: .2rem .55rem; border-bottom: 1px solid #e0e0e0; white-space: nowrap; }}
-th {{ background: #e8f1fa; text-align: left; position: sticky; top: 0; }}
+th {{ background: #e8f1fa; text-align: left; position: sticky; top: 0; white-space: normal;
+      vertical-align: bottom; }}
 td.num {{ text-align: right; font-variant-numeric: tabular-nums; }}
 td.txt {{ white-space: normal; max-width: 15em; }}
 tr.base td {{ color: #777; font-style: italic; }}

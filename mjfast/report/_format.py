@@ -352,7 +352,7 @@ VIEWS: dict[str, View] = {
         K("mde", "detectable now", NUMBER), K("sample_unit", "counted in", rank=1),
         K("n_units", "sample now", COUNT, rank=1),
         K("grid", "needed for other differences", rank=1),
-        K("clusters_needed", "walls needed", COUNT, rank=1),
+        K("clusters_needed", "walls needed", COUNT, rank=2),
         K("units_needed_unpaired", "needed unpaired", COUNT, rank=2),
         K("reference", "against", rank=2), K("pairing", "pairing", rank=2)),
         group=("rules", "source"),
