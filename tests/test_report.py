@@ -108,7 +108,7 @@ def test_first_screen_is_the_study(study):
                  "Contents", "href='#compare'", "href='#fan-frequency'", "6 deals", "40 deals",
                  "detectable difference", "Same under both"):
         assert what in head, what
-    assert head.index("Question.") < head.index("Headline findings") < head.index("Contents")
+    assert head.index("Question.") < head.index("Contents") < head.index("Headline findings")
 
 
 def test_headline_findings_from_compare():
@@ -134,7 +134,7 @@ def test_headline_findings_from_compare():
     assert total.significant()
     html = headline_html(found)
     assert "+2.5 points (+1.5 to +3.5)" in html and "±1.4 points" in html
-    assert "same under both" in html and "2 of 3 findings differ" in html
+    assert "Same under both" in html and "2 of 2 differences are clear of zero" in html
     # without paired rows, the rates: a difference of rates in percentage points
     un = findings_from_compare(df.filter(~pl.col("paired")))
     assert un[0].name == "Win rate" and un[0].unit == "pp"
@@ -150,11 +150,12 @@ def test_no_hidden_groups_and_base_fans(study):
     sec = sec[:sec.index("</section>")]
     # both rule sets have rows in the table; tuidaohu's 16 fans are cut per group
     table = sec[sec.index("<table"):]
-    assert "<td class='txt'>mcr</td>" in table and "<td class='txt'>tuidaohu</td>" in table
+    assert ("<td class='txt c-rules'>mcr</td>" in table
+            and "<td class='txt c-rules'>tuidaohu</td>" in table)
     # the base fan: not in the chart, said in its note, kept in the table (marked)
     chart = sec[sec.index("<div class='panels"):sec.index("</div>")]
     assert "和牌" not in chart and "Left out of the chart" in sec
-    assert "<tr class='base'><td class='txt'>和牌</td>" in table
+    assert "<tr class='base'><td class='txt c-name_zh'>和牌</td>" in table
     # the terminal summary ranks fans per rule set and leaves base fans out
     from mjfast.report import top_fans
     top = top_fans(ff, 3)

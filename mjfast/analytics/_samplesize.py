@@ -16,6 +16,8 @@ their size). Rows:
 wall) and, for paired rows, ``units_needed_unpaired``: what the same Δ would need per
 variant if the two variants were played on different walls (the variances of the two
 levels added, their covariance lost) — the gain of pairing. ``mde``: the difference the present sample detects (80 % power).
+``label`` and ``sample_unit``: the metric in words and what ``n_units`` counts, as in
+``compare``.
 """
 from __future__ import annotations
 
@@ -58,7 +60,8 @@ def sample_size_finish(part: pl.DataFrame, grid: dict | None = None) -> pl.DataF
                          "units_needed": _ceil(need),
                          "clusters_needed": _ceil(need / per_cluster) if per_cluster else None,
                          "units_needed_unpaired": _ceil(need_u),
-                         "detectable_now": bool(r["mde"] is not None and d >= r["mde"])})
+                         "detectable_now": bool(r["mde"] is not None and d >= r["mde"]),
+                         "label": r["label"], "sample_unit": r["sample_unit"]})
     schema = {"rules": pl.String, "source": pl.String, "metric": pl.String, "name_en": pl.String,
               "fan_id": pl.Int64, "variant": pl.String, "reference": pl.String,
               "pairing": pl.String, "unit": pl.String, "n_units": pl.Int64,
@@ -66,12 +69,12 @@ def sample_size_finish(part: pl.DataFrame, grid: dict | None = None) -> pl.DataF
               "sd_unit": pl.Float64, "deff": pl.Float64, "mde": pl.Float64,
               "delta_basis": pl.String, "delta": pl.Float64, "units_needed": pl.Int64,
               "clusters_needed": pl.Int64, "units_needed_unpaired": pl.Int64,
-              "detectable_now": pl.Boolean}
+              "detectable_now": pl.Boolean, "label": pl.String, "sample_unit": pl.String}
     df = pl.DataFrame(rows, schema=schema, orient="row")
     cols = ["rules", "source", "metric", "name_en", "variant", "reference", "pairing",
             "delta_basis", "delta", "units_needed", "clusters_needed", "units_needed_unpaired",
             "n_units", "n_clusters", "diff", "mde", "detectable_now", "sd_unit", "se", "deff",
-            "unit", "fan_id"]
+            "unit", "fan_id", "label", "sample_unit"]
     # the play metrics first, fans last; the observed difference before the grid
     return df.with_columns(_f=pl.col("fan_id").is_not_null(),
                            _b=pl.col("delta_basis") != "observed").sort(

@@ -19,13 +19,13 @@ from typing import Sequence
 import polars as pl
 
 from .. import __version__
-from ..analytics import compare, dataset_roots, get_analysis
+from ..analytics import compare, dataset_roots, get_analysis, study_answer
 from . import _charts
 from . import _format as F
 from ._fonts import find_cjk_font, font_face_css, missing_glyphs
-from ._summary import (Finding, StudySummary, compare_notes, findings_from_compare,
-                       study_config, study_summary)
-from ._tables import compare_for_reading, grid, same_rows_once
+from ._summary import (Finding, StudySummary, compare_notes, findings_from_answer,
+                       findings_from_compare, study_config, study_summary)
+from ._tables import for_reading, grid
 from ._terminal import Fitted, per_group_head
 from ._terminal import render_table as _render
 
@@ -47,6 +47,26 @@ SECTIONS = (
             "and its 95% interval. Paired rows compare the same deals (or hands) under both "
             "variants; unpaired rows compare each variant's own data. Rates and shares "
             "differ in percentage points (pp).", rows=40),
+    Section("seat-advantage", "Seat advantage",
+            "Does a seat, the dealer or the first to play win more? Net points per "
+            "player-deal (kong payments included) by dealer, seat wind and position, each "
+            "variant a colour on one scale, with 95% intervals (clustered by wall: the seat "
+            "rotations of a wall share its luck), and the compensation per deal that would "
+            "give every seat the same expectation."),
+    Section("fan-value", "Fan value: a price list",
+            "What each fan is worth against how often it is held: one row per fan, in the "
+            "band of its points, its share of legal wins on a log scale; the larger the "
+            "marker, the more often the fan is what lifts a win over the minimum (pivotal "
+            "share). The table ranks the fans by their share of all points; intervals are "
+            "per fan (95%, not adjusted for the number of fans: *_adj_* columns are).",
+            rows=15),
+    Section("sample-size", "Sample size: what this study can detect",
+            "How many deals (hands, decisions) each variant needs to detect a difference of a "
+            "given size with 95% confidence and 80% power, from the variance this study "
+            "observed (paired and clustered as it was). Each row: the observed difference, "
+            "the sample that would confirm it, what the present sample detects, and the "
+            "samples for the planning grid. Clusters: walls in simulations (all seat "
+            "rotations of a wall), logged deals in replays.", rows=12),
     Section("play-stats", "Play statistics",
             "Rates per player-deal (the draw rate per deal) with 95% Wilson intervals; the "
             "winning turn is the winner's discards before the win + 1; the win total is in "
@@ -58,9 +78,11 @@ SECTIONS = (
     Section("fan-cooccurrence", "Co-occurrence of the top fans",
             "How often two of the ten most frequent fans (base fans aside) come together: "
             "wins holding both, P(b | a) and the lift (1 = independent).", rows=10),
-    Section("payments", "Net payment per deal",
+    Section("payments", "Net payment per deal, by player",
             "Each player's mean net payment per deal (kong payments included) by seat wind "
-            "and dealer, with its 95% interval; the variants of a rule set share one scale."),
+            "and dealer, with its 95% interval, every deal of a rule set and variant "
+            "together (logs and simulations). The seat comparison, per source and with "
+            "intervals clustered by wall, is under Seat advantage.", chart=False),
     Section("ev", "Expected value of a ready hand",
             "Mean gain over a ready hand's winning tiles weighted by their live copies "
             "(MCR: 8+F from the discarder and 8 from each other player; 3×(8+F) on a "
@@ -76,7 +98,7 @@ SECTIONS = (
             "lists; the last column counts split hands without them).", chart=False),
     Section("high-low-by-turn", "High/low by turn and shanten history",
             "Ready decisions in replays and simulations by turn and by the shanten after "
-            "the player's previous discard.", rows=8, chart=False),
+            "the player's previous discard.", rows=8),
     Section("high-low-stood", "How often players stood on low or split waits",
             "Player-deals with a ready hand in which the player stood on a split or all-low "
             "wait at least once.", chart=False),
@@ -100,7 +122,8 @@ class Report:
     errors: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     n_datasets: int = 1
-    findings: list[Finding] | None = None     # None: from the compare table
+    findings: list[Finding] | None = None     # None: the study's answer, else compare's
+    answer: pl.DataFrame | None = None        # mjfast.analytics.study_answer, for a study
 
     # -- what the first screen says ---------------------------------------------------------
     def comparison(self) -> pl.DataFrame | None:
@@ -115,6 +138,9 @@ class Report:
     def headline(self) -> list[Finding]:
         if self.findings is not None:
             return list(self.findings)
+        found = findings_from_answer(self.answer)
+        if found:
+            return found
         cfg = study_config(self.dataset)
         found = findings_from_compare(self.comparison(), mode=cfg.get("mode"),
                                       headline=cfg.get("headline"))
@@ -173,51 +199,56 @@ class Report:
         fn = _charts.CHARTS.get(s.key) if s.chart else None
         if fn is not None:
             try:
-                ch = fn(df, cjk)
+                ch = (fn(df, cjk, metrics=study_config(self.dataset).get("headline"))
+                      if s.key == "sample-size" else fn(df, cjk))
             except Exception as exc:   # a chart never sinks the report
                 self.errors[f"chart {s.key}"] = f"{type(exc).__name__}: {exc}"
                 ch = None
             if ch is not None and ch.panels:
                 cls = "panels wide" if ch.wide else "panels"
                 parts.append(f"<div class='{cls}'>" + "".join(
-                    f"<figure>{p}</figure>" for p in ch.panels) + "</div>")
+                    f"<figure{' class=span' if k in ch.span else ''}>{p}</figure>"
+                    for k, p in enumerate(ch.panels)) + "</div>")
                 (out / f"{s.key}.svg").write_text(_standalone_svg(ch.panels), encoding="utf-8")
-                if ch.note:
-                    parts.append(f"<p class='note'>{html.escape(ch.note)}</p>")
+            if ch is not None and ch.note:
+                parts.append(f"<p class='note'>{html.escape(ch.note)}</p>")
         parts.append(self._table(s, df, cjk))
         parts.append("</section>")
         return "\n".join(parts)
 
     def _table(self, s: Section, df: pl.DataFrame, cjk: bool) -> str:
         name = s.key
-        said = []
-        if name == "compare":
-            df, said = same_rows_once(compare_for_reading(df))
+        df, said = for_reading(name, df, cjk)
         shown, left_out, groups = _rows_for_page(df, name, s.rows)
         cols = [c for c in grid(shown.head(0), name).cols if c.rank <= 1]
         g = grid(shown, name, cols, cjk=cjk)
         base = (shown["base"].to_list() if "base" in shown.columns
                 else [False] * shown.height)
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in g.headers)
+        names = [c.name for c in g.cols]
+        head = "".join(f"<th class='c-{html.escape(n)}'>"
+                       f"{html.escape(h).replace('95% CI', '95%&nbsp;CI')}</th>"
+                       for h, n in zip(g.headers, names))
         rows = []
         for cells, is_base in zip(g.rows, base):
-            tds = "".join(f"<td class='{'num' if num else 'txt'}'>{html.escape(v)}</td>"
-                          for v, num in zip(cells, g.numeric))
+            tds = "".join(f"<td class='{'num' if num else 'txt'} c-{html.escape(n)}'>"
+                          f"{html.escape(v)}</td>" for v, num, n in zip(cells, g.numeric, names))
             rows.append(f"<tr class='base'>{tds}</tr>" if is_base else f"<tr>{tds}</tr>")
         notes = [f"<p class='same'>{html.escape(x)}</p>" for x in said]
         if any(base):
             notes.append("Grey rows: the base fan, held by every ordinary win (left out of "
                          "the chart and of the co-occurrence ranking).")
-        q = _query_cmd(self.dataset, name)
+        q = html.escape(_query_cmd(self.dataset, name))
         hidden = [c.name for c in grid(df.head(0), name).cols if c.rank > 1]
+        how = []
         if left_out:
-            per = f"the first {s.rows} rows of each of {groups} groups shown; " if groups > 1 else ""
-            notes.append(f"{per}{left_out:,} more rows: <code>{html.escape(q)} --format csv"
-                         f"</code>")
+            per = (f"the first {s.rows} rows of each of {groups} groups shown, "
+                   if groups > 1 else "")
+            how.append(f"{per}{left_out:,} more rows: <code>{q} --format csv</code>")
         if hidden:
-            notes.append(f"More columns ({html.escape(', '.join(hidden[:6]))}"
-                         f"{', …' if len(hidden) > 6 else ''}): <code>{html.escape(q)} --all"
-                         f"</code>")
+            how.append(f"more columns ({html.escape(', '.join(hidden[:6]))}"
+                       f"{', …' if len(hidden) > 6 else ''}): <code>{q} --all</code>")
+        notes.append(f"In a terminal: <code>{q}</code>" + ("; " + "; ".join(how) if how
+                                                           else "") + ".")
         note = "".join(n if n.startswith("<p") else f"<p class='note'>{n}</p>" for n in notes)
         return (f"<div class='tw'><table><thead><tr>{head}</tr></thead><tbody>"
                 f"{''.join(rows)}</tbody></table></div>{note}")
@@ -234,9 +265,7 @@ class Report:
                     else _render(df, title, width=width, **kw))
         found = self.headline()
         if found:
-            parts.append(findings_table(found, width) if width else Fitted(
-                *_findings_frame(found), name="findings", max_rows=10_000,
-                all_hint="the report's first screen"))
+            parts.append(findings_table(found, width))
 
         def hint(name):
             return f"{_query_cmd(self.dataset, name)} --all"
@@ -281,22 +310,9 @@ def findings_from_play(ps: pl.DataFrame | None) -> list[Finding]:
     return out
 
 
-def _findings_frame(found: Sequence[Finding]):
-    rows = [{"finding": f.name, "group": _group(f), "estimate": _estimate(f),
-             "detectable": _detect(f), "sample": f.sample, "note": f.note} for f in found]
-    df = pl.DataFrame(rows, schema={k: pl.String for k in ("finding", "group", "estimate",
-                                                           "detectable", "sample", "note")})
-    return df, "Headline findings"
-
-
-def findings_table(found: Sequence[Finding], width: int | None = None):
-    """The headline findings as a terminal table (same formats as the page)."""
-    df, title = _findings_frame(found)
-    return _render(df, title, name="findings", width=width, max_rows=10_000,
-                   all_hint="the report's first screen")
-
-
 def _group(f: Finding) -> str:
+    if f.group:
+        return f.group
     g = " · ".join(x for x in (f.rules, f.source) if x)
     if f.variant and f.reference:
         return f"{g}: {f.variant} vs {f.reference}"
@@ -306,61 +322,178 @@ def _group(f: Finding) -> str:
 def _estimate(f: Finding) -> str:
     if f.same:
         return "same under both"
+    if f.estimate is None:
+        return F.MISSING
     s = F.fmt(f.unit, f.estimate, unit=True)
     if f.interval is not None:
         s += f" ({F.fmt_interval(f.unit, *f.interval)})"
     return s
 
 
+def _level(f: Finding, which: str) -> str:
+    v = f.value if which == "value" else f.ref_value
+    ci = f.value_interval if which == "value" else f.ref_interval
+    if v is None:
+        return ""
+    kind = f.level_unit or F.LEVEL.get(f.unit, f.unit)
+    s = F.fmt(kind, v, unit=True)
+    if ci is not None and None not in ci:
+        s += f" ({F.fmt_interval(kind, *ci)})"
+    return s
+
+
 def _detect(f: Finding) -> str:
     if f.detectable is None:
         return F.MISSING
-    return "±" + F.fmt(f.unit if f.unit not in F.SIGNED else
-                       {F.PP: F.PCT, F.DPOINTS: F.POINTS, F.DTURNS: F.TURNS}[f.unit],
-                       f.detectable, unit=True).replace("%", " pp" if f.unit == F.PP else "%")
+    kind = f.unit if f.unit in F.SIGNED else F.DIFF.get(f.unit, f.unit)
+    return "±" + F.fmt(kind, f.detectable, unit=True, signed=False)
+
+
+def _layout(found: Sequence[Finding]):
+    """How the findings are tabled: their groups in order, the names of the level
+    columns, and per group whether it has one sample (said in its heading)."""
+    groups: dict[str, list[Finding]] = {}
+    for f in found:
+        groups.setdefault(_group(f), []).append(f)
+    pairs = {(f.reference, f.variant) for f in found
+             if f.value is not None or f.ref_value is not None}
+    ref_h, var_h = next(iter(pairs)) if len(pairs) == 1 else ("reference", "variant")
+    levels = bool(pairs)
+    uniform = {g: len({f.sample for f in fs}) == 1 for g, fs in groups.items()}
+    return groups, levels, ref_h or "reference", var_h or "variant", uniform
+
+
+def _levels(f: Finding) -> str:
+    """Both levels in one cell, the reference's first: ``8.9% → 2.9%``, ``14.5 → 12.2
+    points`` (the unit once)."""
+    if f.value is None and f.ref_value is None:
+        return ""
+    kind = f.level_unit or F.LEVEL.get(f.unit, f.unit)
+    unit = F.UNIT.get(kind, "")
+
+    def one(v, ci):
+        if v is None:
+            return F.MISSING
+        s = F.fmt(kind, v, unit=unit in ("%",))
+        if ci is not None and None not in ci:
+            s += f" ({F.fmt_interval(kind, *ci)})"
+        return s
+    s = f"{one(f.ref_value, f.ref_interval)} → {one(f.value, f.value_interval)}"
+    return s + (f" {unit}" if unit and unit != "%" else "")
+
+
+def _findings_frames(found: Sequence[Finding]):
+    """The findings as terminal tables: one per group (its heading and sample as title;
+    both levels in one column), each with the sentences said under it (results the same
+    under both variants, a note every row shares)."""
+    groups, levels, ref_h, var_h, uniform = _layout(found)
+    out = []
+    for title, fs in groups.items():
+        same = [f for f in fs if f.same]
+        rows = [f for f in fs if not f.same]
+        said = [f"Same under both variants in every one of the {f.sample}: "
+                f"{f.name.partition(': ')[2] or f.name}." for f in same]
+        if not rows:
+            out.append((None, title, None, said))
+            continue
+        one_sample = len({f.sample for f in rows}) == 1
+        cols = {"finding": [f.name for f in rows]}
+        if levels:
+            cols[f"{ref_h} → {var_h}"] = [_levels(f) for f in rows]
+        cols["difference (95% CI)"] = [_estimate(f) if f.estimate is not None else ""
+                                       for f in rows]
+        cols["detectable"] = [_detect(f) for f in rows]
+        if not one_sample:
+            cols["sample"] = [f.sample for f in rows]
+        notes = {f.note for f in rows}
+        if len(notes) == 1:
+            said = [n[:1].upper() + n[1:] + "." for n in notes if n] + said
+        else:
+            cols["note"] = [f.note for f in rows]
+        cols = {k: v for k, v in cols.items() if k == "finding" or any(
+            x and x != F.MISSING for x in v)}
+        head = f"{title} · {rows[0].sample}" if one_sample else title
+        ranks = {"sample": 1, "note": 2}
+        view = F.View(tuple(F.Col(c, c, F.TEXT, None, ranks.get(c, 0)) for c in cols),
+                      group=(), extra=False)
+        out.append((pl.DataFrame(cols, schema={k: pl.String for k in cols}), head, view,
+                    said))
+    return out
+
+
+def findings_table(found: Sequence[Finding], width: int | None = None):
+    """The headline findings as terminal tables (same formats as the page), one per
+    group, under the title "Headline findings"."""
+    from rich.console import Group
+    from rich.padding import Padding
+    from rich.text import Text
+    parts = [Text("Headline findings", style="bold")]
+    for df, title, view, said in _findings_frames(found):
+        if df is None:
+            parts.append(Text(title))
+        else:
+            kw = dict(name="findings", max_rows=10_000, all_hint="the report's first screen",
+                      view=view)
+            parts.append(_render(df, title, width=width, **kw) if width else
+                         Fitted(df, title, **kw))
+        parts += [Padding(Text(x), (0, 0, 0, 2)) for x in said]
+    return Group(*parts)
 
 
 def headline_html(findings: Sequence[Finding]) -> str:
-    """The headline section: one row per finding (what, group, estimate with its 95%
-    interval, the difference the sample can detect, the sample, a note)."""
+    """The headline section: the findings under their group's heading (rule set, source,
+    variants and, when it is one, the sample), each with both variants' levels, the
+    difference and its 95% interval, and the difference the sample can detect."""
     if not findings:
         return ("<p class='note'>No headline findings: this dataset holds no comparison of "
                 "variants.</p>")
-    # a note shared by several findings is said once, under the table, with a mark
-    counts: dict[str, int] = {}
-    for f in findings:
-        counts[f.note] = counts.get(f.note, 0) + 1
-    marks = {n: "*" * (k + 1) for k, n in enumerate(n for n, c in counts.items() if n and c > 1)}
+    groups, levels, ref_h, var_h, uniform = _layout(findings)
+    heads = (["finding"] + ([ref_h, var_h] if levels else [])
+             + ["difference (95% CI)", "detectable difference"])
     rows = []
-    for f in findings:
-        cls = " class='sig'" if f.significant() else (" class='same'" if f.same else "")
-        note = marks.get(f.note, f.note)
-        rows.append(
-            f"<tr{cls}><td class='txt'>{html.escape(f.name)}</td>"
-            f"<td class='txt'>{html.escape(_group(f))}</td>"
-            f"<td class='num'>{html.escape(_estimate(f))}</td>"
-            f"<td class='num'>{html.escape(_detect(f))}</td>"
-            f"<td class='num'>{html.escape(f.sample)}</td>"
-            f"<td class='txt'>{html.escape(note)}</td></tr>")
-    sig = [f for f in findings if f.significant()]
+    for title, fs in groups.items():
+        head = html.escape(title) + (f" <span class='sample'>· {html.escape(fs[0].sample)}"
+                                     f"</span>" if uniform[title] else "")
+        rows.append(f"<tr class='group'><th colspan='{len(heads)}'>{head}</th></tr>")
+        for f in fs:
+            cls = " class='sig'" if f.significant() else (" class='same'" if f.same else "")
+            extra = [x for x in ("" if uniform[title] else f.sample, f.note) if x]
+            sub = "".join(f"<span class='sub'>{html.escape(x)}</span>" for x in extra)
+            if f.same:
+                name, _, what = f.name.partition(": ")
+                rows.append(f"<tr{cls}><td class='txt'>{html.escape(name)}</td><td class='txt' "
+                            f"colspan='{len(heads) - 1}'>{html.escape(what)}{sub}</td></tr>")
+                continue
+            cells = [f"<td class='txt'>{html.escape(f.name)}{sub}</td>"]
+            if levels:
+                cells += [f"<td class='num'>{html.escape(_level(f, w))}</td>"
+                          for w in ("ref", "value")]
+            cells += [f"<td class='num'>{html.escape(_estimate(f) if f.estimate is not None else '')}"
+                      f"</td>", f"<td class='num'>{html.escape(_detect(f))}</td>"]
+            rows.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
+    diffs = [f for f in findings if f.estimate is not None and not f.same]
+    sig = [f for f in diffs if f.significant()]
     if all(f.same for f in findings):
         answer = "The variants gave identical results in every paired comparison."
     elif sig:
-        answer = (f"{len(sig)} of {len(findings)} findings differ from zero (95% interval "
-                  f"clear of it): " + "; ".join(f"{f.name} {_estimate(f)}" for f in sig[:4])
+        def said(f):
+            lv = (f"{_level(f, 'ref')} → {_level(f, 'value')}, "
+                  if f.value is not None and f.ref_value is not None else "")
+            return f"{f.name[:1].lower() + f.name[1:]} {lv}{_estimate(f)}"
+        pair = f" under {sig[0].variant} against {sig[0].reference}" if sig[0].reference else ""
+        answer = (f"{len(sig)} of {len(diffs)} differences are clear of zero (95% interval)"
+                  f"{pair}: " + "; ".join(said(f) for f in sig[:4])
                   + ("; …" if len(sig) > 4 else "") + ".")
     else:
         answer = ("No interval excludes zero: no difference detected at this sample size "
                   "(the detectable differences say how large one would have to be).")
     answer_html = f"<p class='answer'><b>Answer.</b> {html.escape(answer)}</p>"
-    foot = "".join(f"<p class='note'>{html.escape(m)} {html.escape(n[:1].upper() + n[1:])}."
-                   f"</p>" for n, m in marks.items())
-    return (answer_html + "<table class='findings'><thead><tr><th>finding</th><th>rule set: variants</th>"
-            "<th>estimate (95% CI)</th><th>detectable difference</th><th>sample</th>"
-            "<th>note</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>" + foot +
+    head_html = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+    return (answer_html + f"<table class='findings'><thead><tr>{head_html}</tr></thead>"
+            "<tbody>" + "".join(rows) + "</tbody></table>"
             "<p class='note'>Detectable difference: the smallest true difference this sample "
-            "would find with 95% confidence and 80% power (2.8 standard errors). Bold: the "
-            "interval excludes zero.</p>")
+            "would find with 95% confidence and 80% power (clustered by wall where deals share "
+            "one). Bold: the interval excludes zero.</p>")
 
 
 def _first_screen(s: StudySummary, toc: Sequence[Section], absent: Sequence[Section],
@@ -374,14 +507,14 @@ def _first_screen(s: StudySummary, toc: Sequence[Section], absent: Sequence[Sect
                "</th><th>sample (per variant)</th><th>design</th></tr></thead><tbody>"
                + src_rows + "</tbody></table>") if s.sources else ""
     notes = "".join(f"<p class='note'>{html.escape(n)}</p>" for n in s.notes)
-    items = "".join(f"<li><a href='#{x.key}'>{html.escape(x.title)}</a></li>" for x in toc)
-    missing = (f"<p class='note'>Not in this dataset: "
-               f"{html.escape(', '.join(x.title for x in absent))}.</p>" if absent else "")
+    items = " ".join(f"<a href='#{x.key}'>{html.escape(x.title)}</a>" for x in toc)
+    missing = (f"<span class='absent'>Not in this dataset: "
+               f"{html.escape(', '.join(x.title for x in absent))}.</span>" if absent else "")
     return (f"<header id='summary'><h1>{html.escape(s.title)}</h1>"
             f"<p class='question'><b>Question.</b> {html.escape(s.question)}</p>"
+            f"<nav class='toc'><b>Contents</b> {items} {missing}</nav>"
             f"<h2 class='first'>Headline findings</h2>{headline_html(s.findings)}"
-            f"<div class='cols'><div><h3>Sources and sample sizes</h3>{sources}{notes}</div>"
-            f"<nav><h3>Contents</h3><ol>{items}</ol>{missing}</nav></div></header>")
+            f"<h3>Sources and sample sizes</h3>{sources}{notes}</header>")
 
 
 def _about(rep: Report, font) -> str:
@@ -490,6 +623,12 @@ def build_report(dataset_path: str | os.PathLike) -> Report:
                                   else get_analysis(s.key)(ds))
         except Exception as exc:
             rep.errors[s.key] = f"{type(exc).__name__}: {exc}"
+    if study_config(ds) and "compare" in rep.results and "seat-advantage" in rep.results:
+        try:     # the study's answer: its headline metrics, paired, and the seat advantage
+            rep.answer = study_answer(ds, compare_df=rep.results["compare"],
+                                      seat_df=rep.results["seat-advantage"])
+        except Exception as exc:
+            rep.errors["study answer"] = f"{type(exc).__name__}: {exc}"
     return rep
 
 
@@ -526,9 +665,9 @@ h3 {{ font-size: 1rem; margin: .8rem 0 .3rem; }}
 .answer {{ font-size: 1rem; margin: .3rem 0 .5rem; }}
 .note {{ color: #555; font-size: .85rem; margin: .3rem 0; }}
 .same {{ color: #1b1b1b; background: #fff8e1; padding: .2rem .5rem; font-size: .85rem; }}
-.cols {{ display: grid; grid-template-columns: 3fr 1.2fr; gap: 1.5rem; }}
-nav ol {{ margin: 0; padding-left: 1.3rem; font-size: .9rem; columns: 1; }}
-nav a {{ color: #0b5394; }}
+nav.toc {{ font-size: .85rem; margin: .3rem 0 .2rem; line-height: 1.6; }}
+nav.toc a {{ color: #0b5394; margin-right: .75em; white-space: nowrap; }}
+nav.toc .absent {{ color: #666; }}
 .panels {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr));
            gap: .6rem 1rem; margin: .8rem 0; }}
 .panels.wide {{ grid-template-columns: 1fr; }}
@@ -538,14 +677,26 @@ svg.chart text {{ font-family: inherit; }}
 .tw {{ overflow-x: auto; }}
 table {{ border-collapse: collapse; font-size: .82rem; background: white; }}
 th, td {{ padding: .2rem .55rem; border-bottom: 1px solid #e0e0e0; white-space: nowrap; }}
-th {{ background: #e8f1fa; text-align: left; position: sticky; top: 0; }}
+th {{ background: #e8f1fa; text-align: left; position: sticky; top: 0; white-space: normal;
+      vertical-align: bottom; }}
 td.num {{ text-align: right; font-variant-numeric: tabular-nums; }}
 td.txt {{ white-space: normal; max-width: 15em; }}
 tr.base td {{ color: #777; font-style: italic; }}
+td.c-fan, td.c-label, td.c-metric, td.c-name_en, td.c-name_en_a, td.c-name_en_b
+  {{ min-width: 11em; }}
+td.c-grid {{ min-width: 14em; }}
+td.c-rules, td.c-variant, td.c-source, td.c-by, td.c-group, td.c-sample_unit
+  {{ white-space: nowrap; }}
+.panels figure.span {{ grid-column: 1 / -1; }}
 table.findings {{ width: 100%; font-size: .88rem; }}
 table.findings td.txt {{ white-space: normal; }}
 table.findings tr.sig td {{ font-weight: 600; }}
 table.findings tr.same td {{ color: #555; }}
+table.findings tr.group th {{ background: #f1f1f1; font-weight: 600; padding-top: .45rem;
+                             position: static; }}
+table.findings .sample {{ font-weight: normal; color: #555; }}
+table.findings .sub {{ display: block; font-weight: normal; color: #666; font-size: .8rem; }}
+table.findings td.txt:first-child {{ min-width: 14em; }}
 table.sources td.txt {{ white-space: normal; }}
 code {{ font-size: .85em; background: #eef; padding: 0 .2em; }}
 footer {{ margin-top: 2rem; }}

@@ -13,6 +13,8 @@ kind        what                                               cell            u
 ``turns``   turns (a mean turn)                                ``11.4``        turns
 ``dturns``  a difference of turns                              ``+0.3``        turns
 ``count``   whole numbers                                      ``20,000``
+``mean``    a mean of a count (tiles drawn a deal)             ``52.4``
+``dmean``   a difference of such means                         ``-7.2``
 ``ratio``   a ratio such as a lift                             ``1.25``        ×
 ``number``  anything else (a column of unknown meaning)        fixed decimals
 ``text``    names, labels
@@ -30,19 +32,25 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-PCT, PP, POINTS, DPOINTS, TURNS, DTURNS, COUNT, RATIO, NUMBER, TEXT, WIND = (
+PCT, PP, POINTS, DPOINTS, TURNS, DTURNS, COUNT, RATIO, NUMBER, TEXT, WIND, MEAN, DMEAN = (
     "pct", "pp", "points", "dpoints", "turns", "dturns", "count", "ratio", "number", "text",
-    "wind")
+    "wind", "mean", "dmean")
 WINDS = "ESWN"
 
 UNIT = {PCT: "%", PP: "pp", POINTS: "points", DPOINTS: "points", TURNS: "turns",
-        DTURNS: "turns", RATIO: "", COUNT: "", NUMBER: "", TEXT: "", WIND: ""}
-DECIMALS = {PCT: 1, PP: 1, POINTS: 1, DPOINTS: 1, TURNS: 1, DTURNS: 1, RATIO: 2, COUNT: 0}
+        DTURNS: "turns", RATIO: "", COUNT: "", NUMBER: "", TEXT: "", WIND: "", MEAN: "",
+        DMEAN: ""}
+DECIMALS = {PCT: 1, PP: 1, POINTS: 1, DPOINTS: 1, TURNS: 1, DTURNS: 1, RATIO: 2, COUNT: 0,
+            MEAN: 1, DMEAN: 1}
 SCALE = {PCT: 100.0, PP: 100.0}
-SIGNED = {PP, DPOINTS, DTURNS}
-# the kind of a difference between two values of a kind
+SIGNED = {PP, DPOINTS, DTURNS, DMEAN}
+# the kind of a difference between two values of a kind, and back
 DIFF = {PCT: PP, POINTS: DPOINTS, TURNS: DTURNS, COUNT: NUMBER, RATIO: NUMBER,
-        NUMBER: NUMBER}
+        NUMBER: NUMBER, MEAN: DMEAN}
+LEVEL = {PP: PCT, DPOINTS: POINTS, DTURNS: TURNS, DMEAN: MEAN}
+# what a difference's unit is called in a chart title or a sentence
+UNIT_WORDS = {PP: "percentage points", DPOINTS: "points", DTURNS: "turns", DMEAN: "count",
+              PCT: "%", POINTS: "points", TURNS: "turns", MEAN: "count"}
 MISSING = "–"
 
 
@@ -54,8 +62,11 @@ def _number(v: float, decimals: int, signed: bool) -> str:
     return s
 
 
-def fmt(kind: str, v: Any, *, unit: bool = False, decimals: int | None = None) -> str:
-    """One value of a kind: ``fmt("pct", 0.2304) == "23.0"``, with ``unit=True`` ``"23.0%"``."""
+def fmt(kind: str, v: Any, *, unit: bool = False, decimals: int | None = None,
+        signed: bool | None = None) -> str:
+    """One value of a kind: ``fmt("pct", 0.2304) == "23.0"``, with ``unit=True`` ``"23.0%"``.
+    ``signed=False``: a difference's size (a detectable difference, a Δ to plan for) in the
+    difference's unit without its sign (``fmt("pp", 0.012, signed=False) == "1.2"``)."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return MISSING
     if isinstance(v, bool):
@@ -72,7 +83,8 @@ def fmt(kind: str, v: Any, *, unit: bool = False, decimals: int | None = None) -
         s = f"{v:,}"
     else:
         d = DECIMALS.get(kind, 3) if decimals is None else decimals
-        s = _number(float(v) * SCALE.get(kind, 1.0), d, kind in SIGNED)
+        s = _number(float(v) * SCALE.get(kind, 1.0), d,
+                    kind in SIGNED if signed is None else signed)
     if unit and UNIT.get(kind):
         u = UNIT[kind]
         s = s + u if u in ("%", "×") else f"{s} {u}"
@@ -149,6 +161,20 @@ class View:
     extra: bool = True          # append unnamed frame columns (rank 2)
     hide: tuple[str, ...] = ()  # frame columns never shown as such (used by another column)
     sort: tuple[str, ...] = ()  # order of rows inside a group (descending), if any
+    # columns whose kind is the row's own (a table of metrics in several units: the row's
+    # ``unit`` / ``metric`` decide, :func:`metric_kind`), the cell carrying its unit: a value
+    # of the metric, a difference of it (signed), or a size of a difference (unsigned: a
+    # detectable difference)
+    row_value: tuple[str, ...] = ()
+    row_diff: tuple[str, ...] = ()
+    row_size: tuple[str, ...] = ()
+
+    def row_kind(self, col: str, metric: str, unit: str | None) -> str | None:
+        """The kind of cell ``col`` in a row of ``metric`` / ``unit`` (None: the column's)."""
+        if col not in self.row_value + self.row_diff + self.row_size:
+            return None
+        kind = metric_kind(metric, unit)
+        return kind if col in self.row_value else DIFF.get(kind, NUMBER)
 
     def columns(self, frame_columns: Sequence[str], dtypes: dict | None = None) -> list[Col]:
         have = set(frame_columns)
@@ -271,7 +297,7 @@ VIEWS: dict[str, View] = {
     "payments": _v(
         K("player", "player", COUNT), K("seat", "seat wind", WIND), K("dealer", "dealer", TEXT),
         K("deals", "deals", COUNT),
-        K("mean", "net per deal", POINTS, ("ci_low", "ci_high")),
+        K("mean", "net per deal", DPOINTS, ("ci_low", "ci_high")),
         K("sd", "sd", POINTS, rank=1), K("se", "se", POINTS, rank=2),
         K("net_sum", "net total", POINTS, rank=2)),
     "play-by-turn": _v(
@@ -293,36 +319,45 @@ VIEWS: dict[str, View] = {
         K("diff", "difference", NUMBER, ("ci_low", "ci_high")),
         K("detectable", "detectable difference", NUMBER, rank=1),
         K("se", "se", NUMBER, rank=2)), group=("rules", "source"),
-        hide=("unit", "metric_id", "fan")),
-    "seat-advantage": _v(
-        K("by", "by"), K("group", "group"), K("deals", "deals", COUNT),
-        K("net", "net per deal", POINTS, ("net_low", "net_high")),
-        K("compensation", "compensation", POINTS, ("compensation_low", "compensation_high")),
+        hide=("unit", "metric_id", "fan"), row_value=("value", "ref_value"),
+        row_diff=("diff",), row_size=("detectable", "se")),
+    "seat-advantage": View((
+        K("rules"), K("variant"), K("source"), K("by", "grouping"), K("group", "group"), K("deals", "deals", COUNT),
+        K("net", "net per deal", DPOINTS, ("net_low", "net_high")),
+        K("compensation", "compensation", DPOINTS, ("compensation_low", "compensation_high")),
+        K("mde", "detectable", DPOINTS, rank=1),
         K("win_rate", "win rate", PCT, ("win_rate_low", "win_rate_high"), rank=1),
         K("deal_in_rate", "deal-in rate", PCT, ("deal_in_rate_low", "deal_in_rate_high"),
-          rank=1),
-        K("walls", "walls", COUNT, rank=1),
-        K("mde", "detectable compensation", POINTS, rank=1),
+          rank=2),
+        K("walls", "walls", COUNT, rank=2),
         K("self_draw_rate", "self-draw rate", PCT, ("self_draw_rate_low", "self_draw_rate_high"),
-          rank=2)),
+          rank=2)), row_size=("mde",)),
     "fan-value": View((
-        K("rank", "rank", COUNT), K("name_zh", "fan"), K("name_en", "fan (en)"), K("rules"),
-        K("variant"), K("source", rank=1), K("points", "points", POINTS),
+        K("rank", "rank", COUNT), K("fan", "fan"), K("rules"), K("variant"), K("source"),
+        K("points", "points", COUNT),
         K("frequency", "share of wins", PCT, ("frequency_low", "frequency_high")),
-        K("points_share", "share of points", PCT, ("points_share_low", "points_share_high")),
         K("pivotal_share", "pivotal", PCT, ("pivotal_share_low", "pivotal_share_high")),
-        K("mean_total", "mean total of its wins", POINTS, ("mean_total_low", "mean_total_high"),
+        K("points_share", "share of points", PCT, ("points_share_low", "points_share_high"),
           rank=1),
-        K("wins", "wins", COUNT, rank=1), K("rescored", "rescored", COUNT, rank=2),
+        K("mean_total", "mean total of its wins", POINTS, ("mean_total_low", "mean_total_high"),
+          rank=2),
+        K("wins", "wins", COUNT, rank=1), K("name_zh", "fan (zh)", rank=2),
+        K("name_en", "fan (en)", rank=2), K("rescored", "rescored", COUNT, rank=2),
         K("not_rescored", "not rescored", COUNT, rank=2)), sort=("points_share",)),
+    # sample-size as read (one row per comparison: mjfast.report._tables.sample_size_for_reading)
     "sample-size": View((
-        K("rules"), K("source"), K("metric", "metric"), K("name_en", "fan (en)", rank=1),
-        K("variant"), K("delta_basis", "Δ from", rank=1), K("delta", "Δ", NUMBER),
-        K("units_needed", "deals needed", COUNT),
-        K("clusters_needed", "walls needed", COUNT, rank=1),
-        K("units_needed_unpaired", "needed unpaired", COUNT, rank=1),
-        K("n_units", "sample", COUNT, rank=1), K("mde", "detectable now", NUMBER, rank=1)),
-        group=("rules", "source")),
+        K("rules"), K("source"), K("label", "metric"), K("variant"),
+        K("diff", "observed difference", NUMBER),
+        K("units_needed", "needed to confirm it", COUNT),
+        K("mde", "detectable now", NUMBER), K("sample_unit", "counted in", rank=1),
+        K("n_units", "sample now", COUNT, rank=1),
+        K("grid", "needed for other differences", rank=1),
+        K("clusters_needed", "walls needed", COUNT, rank=2),
+        K("units_needed_unpaired", "needed unpaired", COUNT, rank=2),
+        K("reference", "against", rank=2), K("pairing", "pairing", rank=2)),
+        group=("rules", "source"),
+        hide=("metric", "unit", "fan_id", "name_en", "fan"),
+        row_value=(), row_diff=("diff",), row_size=("mde",)),
     "findings": View((
         K("finding"), K("group", "rule set: variants"), K("estimate", "estimate (95% CI)"),
         K("detectable", "detectable difference", rank=1), K("sample", rank=1),
@@ -360,7 +395,7 @@ def metric_kind(metric: str, unit: str | None = None) -> str:
         u = unit.strip().lower()
         for k, names in ((PCT, ("%", "pct", "percent", "share", "rate", "proportion")),
                          (POINTS, ("points", "point", "tai", "fan")),
-                         (TURNS, ("turn", "turns")), (COUNT, ("count",))):
+                         (TURNS, ("turn", "turns")), (MEAN, ("count",))):
             if u in names:
                 return k
     m = metric.lower()
@@ -387,6 +422,6 @@ def unique_labels(cols: Sequence[Col]) -> list[str]:
 
 
 __all__ = ["PCT", "PP", "POINTS", "DPOINTS", "TURNS", "DTURNS", "COUNT", "RATIO", "NUMBER",
-           "TEXT", "WIND", "UNIT", "DIFF", "MISSING", "fmt", "fmt_interval", "fmt_estimate",
+           "TEXT", "WIND", "MEAN", "DMEAN", "UNIT", "DIFF", "LEVEL", "UNIT_WORDS", "MISSING", "fmt", "fmt_interval", "fmt_estimate",
            "header", "decimals_for", "Col", "View", "VIEWS", "guess", "metric_kind",
            "unique_labels"]

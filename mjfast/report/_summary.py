@@ -46,6 +46,14 @@ class Finding:
     reference: str = ""
     source: str = ""
     same: bool = False          # identical under both variants (said once)
+    # the levels behind a difference (same kind as ``level_unit``): under the variant and
+    # under the reference, each with its interval when it has one
+    value: float | None = None
+    ref_value: float | None = None
+    value_interval: tuple[float | None, float | None] | None = None
+    ref_interval: tuple[float | None, float | None] | None = None
+    level_unit: str | None = None
+    group: str = ""             # the heading it is listed under (default: rules, source, variants)
 
     def significant(self) -> bool:
         if self.interval is None or None in self.interval:
@@ -234,6 +242,89 @@ def findings_from_compare(df: pl.DataFrame | None, max_fans: int = 3,
     return out
 
 
+_SOURCE_WORDS = {"simulate": "simulated walls", "replay": "logged deals, rescored",
+                 "hands": "ready-hand sample, rescored"}
+_CLUSTER_WORDS = {"simulate": "walls", "replay": "logged deals"}
+
+
+def _answer_sample(r: dict) -> str:
+    what = str(r.get("sample_unit") or {"play": "deals", "fans": "deals", "seats": "deals",
+                                         "hands": "hands", "decisions": "decisions"}.get(
+        r.get("family"), "units"))
+    paired = "" if r.get("reference") is None or what.startswith("paired") else "paired "
+    s = f"{r['n_units']:,} {paired}{what}"
+    nc = r.get("n_clusters")
+    if nc and nc != r["n_units"]:
+        s += f" on {nc:,} {_CLUSTER_WORDS.get(r.get('source'), 'clusters')}"
+    return s
+
+
+def findings_from_answer(answer: pl.DataFrame | None) -> list[Finding]:
+    """The headline findings of a study's answer (:func:`mjfast.analytics.study_answer`):
+    one finding per paired metric and variant, with both levels and the difference, its
+    interval, the sample (units and walls) and the difference the sample can detect;
+    results identical under both variants said once per source; the dealer's compensation
+    one finding per source, its level under each variant with its interval."""
+    if answer is None or answer.height == 0:
+        return []
+    out: list[Finding] = []
+    rows = answer.to_dicts()
+    refs = {(r["rules"], r["source"]): r["reference"] for r in rows if r.get("reference")}
+    study_ref = next(iter(refs.values()), None)
+    seen: list[tuple] = []
+    for r in rows:
+        k = (r["rules"], r["source"], r["reference"] is None)
+        if k not in seen:
+            seen.append(k)
+    for rules, source, levels in seen:
+        grp = [r for r in rows if (r["rules"], r["source"], r["reference"] is None)
+               == (rules, source, levels)]
+        where = f"{rules} · {source} ({_SOURCE_WORDS.get(source, source)})"
+        if levels:                # the dealer's compensation under each variant
+            ref = refs.get((rules, source), study_ref)
+            by_v = {r["variant"]: r for r in grp}
+            base = by_v.get(ref)
+            for v, r in by_v.items():
+                if v == ref and len(by_v) > 1:
+                    continue
+                other = base if base is not None and v != ref else None
+                kind = F.DPOINTS
+                label = str(r["label"]).replace(" (equal expectations)", "")
+                out.append(Finding(
+                    label[:1].upper() + label[1:], None, None, kind, _answer_sample(r),
+                    max(x for x in (r.get("mde"), other and other.get("mde")) if x is not None)
+                    if r.get("mde") is not None else None,
+                    "paid to (+) or by (-) the dealer for equal expectations", str(rules),
+                    str(v),
+                    str(ref or ""), str(source), False, r["value"],
+                    other["value"] if other else None, (r["ci_low"], r["ci_high"]),
+                    (other["ci_low"], other["ci_high"]) if other else None, kind,
+                    f"{where}: seat advantage"))
+            continue
+        same = [r for r in grp if r.get("same")]
+        for r in grp:
+            if r.get("same"):
+                continue
+            kind = F.metric_kind(str(r["metric"]), r.get("unit"))
+            label = str(r["label"])
+            out.append(Finding(
+                label[:1].upper() + label[1:], r["diff"], (r["ci_low"], r["ci_high"]),
+                F.DIFF.get(kind, F.NUMBER), _answer_sample(r), r.get("mde"), "",
+                str(rules), str(r["variant"]), str(r["reference"]), str(source), False,
+                r["value"], r["ref_value"], None, None, kind,
+                f"{where}: {r['variant']} against {r['reference']}"))
+        if same:
+            r = same[0]
+            kind = F.metric_kind(str(r["metric"]), r.get("unit"))
+            names = ", ".join(str(x["label"]) for x in same)
+            out.append(Finding(
+                f"Same under both: {names}", 0.0, None, F.DIFF.get(kind, F.NUMBER),
+                _answer_sample(r), None, "identical in every paired unit", str(rules),
+                str(r["variant"]), str(r["reference"]), str(source), True,
+                group=f"{where}: {r['variant']} against {r['reference']}"))
+    return out
+
+
 def compare_notes(df: pl.DataFrame | None) -> list[str]:
     """What the headline leaves out of a comparison, in a sentence."""
     if df is None or df.height == 0:
@@ -355,5 +446,6 @@ def _sources(man: dict, results: dict[str, pl.DataFrame]) -> list[Source]:
 
 
 __all__ = ["Finding", "Source", "StudySummary", "findings_from_compare", "compare_finding",
+           "findings_from_answer",
            "compare_notes", "study_config",
            "study_summary", "metric_label", "Z_POWER"]

@@ -145,47 +145,65 @@ class Row:
     sub: str | None = None        # a second, grey label line (e.g. the English name)
     note: str | None = None       # replaces the marks (e.g. "same under both")
     title: str | None = None      # hover text
+    heading: bool = False         # a heading over the rows that follow (no marks)
 
 
 def interval_panel(title: str, rows: Sequence[Row], kind: str, *, lo: float, hi: float,
                    series: Sequence[tuple[str, str]] = (("", BLUE),), bars: bool = True,
                    axis_label: str | None = None, width: float = PANEL_W,
                    label_width: float | None = None, zero: bool = False,
-                   subtitle: str | None = None) -> str:
-    """Horizontal bars (or dots) with interval whiskers, one row per ``Row``; every panel
-    given the same ``lo``/``hi`` shares one scale. A legend names the series only when
-    there are several (each drawn)."""
+                   subtitle: str | None = None, ref: tuple[float, str] | None = None,
+                   signed: bool | None = None) -> str:
+    """Horizontal bars (or dots) with interval whiskers, one row per ``Row`` (a heading row
+    names the rows under it); every panel given the same ``lo``/``hi`` shares one scale. A
+    legend names the series only when there are several (each drawn). ``ref``: a dashed
+    line at a value, with its name (e.g. the mean of all players)."""
     per = len(series)
     row_h = 20 if per == 1 else 14 * per + 8
     if any(r.sub for r in rows):
         row_h = max(row_h, 32)
+    head_h = 22
+    marks = [r for r in rows if not r.heading]
     if label_width is None:
-        longest = max([text_width(r.label, LABEL) for r in rows]
-                      + [text_width(r.sub or "", TICK) for r in rows] + [40])
+        longest = max([text_width(r.label, LABEL) for r in marks]
+                      + [text_width(r.sub or "", TICK) for r in marks] + [40])
         label_width = min(longest + 14, width * 0.45)
     legend_h = 18 if per > 1 else 0
-    top = 24 + (16 if subtitle else 0) + legend_h
-    height = top + row_h * len(rows) + 38
+    top = 24 + (16 if subtitle else 0) + legend_h + (14 if ref else 0)
+    ys, y = [], top
+    for r in rows:
+        ys.append(y)
+        y += head_h if r.heading else row_h
+    bottom = y
+    height = bottom + 38
     svg = Svg(width, height, title)
     svg.text(0, 10, clip_text(title, TITLE, width), size=TITLE, weight="600")
     if subtitle:
         svg.text(0, 27, clip_text(subtitle, TICK, width), size=TICK, fill="#555")
     if per > 1:
         x = label_width
+        ly = top - legend_h - (14 if ref else 0)
         for name, colour in series:
-            svg.rect(x, top - legend_h - 1, 10, 10, colour)
-            svg.text(x + 14, top - legend_h + 4, name, size=TICK)
+            svg.rect(x, ly - 1, 10, 10, colour)
+            svg.text(x + 14, ly + 4, name, size=TICK)
             x += text_width(name, TICK) + 32
-    labels = [p.label if p.label is not None else F.fmt(kind, p.value, unit=True)
-              for r in rows for p in r.points if p.value is not None]
+    labels = [p.label if p.label is not None else fmt_signed(kind, p.value, signed)
+              for r in marks for p in r.points if p.value is not None]
     value_room = max([text_width(x, TICK) for x in labels] + [30]) + 10
     sc = Scale(lo, hi, label_width + 4, width - value_room)
-    bottom = top + row_h * len(rows)
     _axis(svg, sc, bottom + 2, kind, axis_label, top)
     if zero and sc.lo < 0 < sc.hi:
         svg.line(sc(0), top, sc(0), bottom + 2, stroke="#333", width=1.2)
-    for i, r in enumerate(rows):
-        y0 = top + i * row_h
+    if ref is not None and sc.lo <= ref[0] <= sc.hi:
+        svg.line(sc(ref[0]), top - 4, sc(ref[0]), bottom + 2, stroke="#555", width=1.2,
+                 dash="4 3")
+        svg.text(sc(ref[0]), top - 10, ref[1], size=TICK, anchor="middle", fill="#444")
+    for r, y0 in zip(rows, ys):
+        if r.heading:
+            svg.line(0, y0 + 2, width - value_room, y0 + 2, stroke="#d0d0d0")
+            svg.text(0, y0 + head_h / 2 + 2, clip_text(r.label, LABEL, width - value_room),
+                     weight="600", fill="#333")
+            continue
         cy = y0 + row_h / 2
         if r.sub:
             svg.text(label_width - 6, cy - 7, clip_text(r.label, LABEL, label_width - 8),
@@ -217,10 +235,14 @@ def interval_panel(title: str, rows: Sequence[Row], kind: str, *, lo: float, hi:
             if not bars:
                 svg.circle(sc(p.value), y, 4, colour)
             end = max(v for v in (p.value, p.hi) if v is not None)
-            lab = p.label if p.label is not None else F.fmt(kind, p.value, unit=True)
+            lab = p.label if p.label is not None else fmt_signed(kind, p.value, signed)
             svg.text(min(sc(end) + 5, width - value_room + 2), y, lab, size=TICK,
                      fill="#333")
     return str(svg)
+
+
+def fmt_signed(kind: str, v, signed: bool | None = None) -> str:
+    return F.fmt(kind, v, unit=True, signed=signed)
 
 
 # -- stacked shares ---------------------------------------------------------------------------
@@ -335,6 +357,282 @@ def line_panel(title: str, lines: Sequence[Line], kind: str, *, lo: float, hi: f
     return str(svg)
 
 
-__all__ = ["Svg", "Scale", "Point", "Row", "Line", "interval_panel", "stacked_panel",
-           "line_panel", "nice_ticks", "text_width", "clip_text", "SERIES", "BLUE", "ORANGE",
+# -- log scales ------------------------------------------------------------------------------
+class LogScale:
+    """A base-10 log scale from ``lo`` to ``hi`` (both > 0) onto ``x0..x1``; ticks at the
+    powers of ten (and 2, 5 between them when the range is short)."""
+
+    def __init__(self, lo: float, hi: float, x0: float, x1: float, reverse: bool = False):
+        lo = max(lo, 1e-12)
+        hi = max(hi, lo * 10)
+        self.llo, self.lhi = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+        if self.lhi == self.llo:
+            self.lhi += 1
+        self.x0, self.x1, self.reverse = x0, x1, reverse
+        decades = self.lhi - self.llo
+        mults = (1,) if decades > 3 else (1, 2, 5)
+        self.ticks = [m * 10.0 ** e for e in range(self.llo, self.lhi + 1) for m in mults
+                      if m * 10.0 ** e <= 10.0 ** self.lhi * (1 + 1e-9)]
+
+    def __call__(self, v: float) -> float:
+        v = max(v, 10.0 ** self.llo)
+        f = (math.log10(v) - self.llo) / (self.lhi - self.llo)
+        if self.reverse:
+            f = 1 - f
+        return self.x0 + f * (self.x1 - self.x0)
+
+
+def _log_tick(kind: str, t: float, signed: bool | None = False) -> str:
+    scale = F.SCALE.get(kind, 1.0)
+    d = max(0, -math.floor(math.log10(t * scale) + 1e-9)) if t * scale < 1 else 0
+    return F.fmt(kind, t, decimals=d, signed=signed)
+
+
+def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
+    """Label positions near ``ys`` (kept in their order), at least ``gap`` apart, inside
+    ``lo..hi``."""
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    out = [0.0] * len(ys)
+    last = lo - gap
+    for i in order:
+        out[i] = max(ys[i], last + gap)
+        last = out[i]
+    over = last - hi
+    if over > 0:                      # push back up from the bottom
+        nxt = hi + gap
+        for i in reversed(order):
+            out[i] = min(out[i], nxt - gap)
+            nxt = out[i]
+    return out
+
+
+# -- a price list: a row per item, grouped in bands, values on a log axis ----------------------
+@dataclass
+class Mark:
+    value: float | None
+    lo: float | None = None
+    hi: float | None = None
+    size: float | None = None     # 0..1: the marker's area (None: a plain marker)
+    title: str | None = None
+
+
+@dataclass
+class Item:
+    label: str
+    marks: list[Mark]
+    sub: str | None = None        # a grey second name, after the first
+    title: str | None = None
+
+
+def price_panel(title: str, bands: Sequence[tuple[str, Sequence[Item]]], kind: str, *,
+                lo: float, hi: float, series: Sequence[tuple[str, str]] = (("", BLUE),),
+                subtitle: str | None = None, axis_label: str = "",
+                size_legend: tuple[str, Sequence[float]] | None = None,
+                width: float = WIDE_W) -> str:
+    """Items (rows) grouped in labelled bands (e.g. a fan table's point values), each item's
+    value per series on a log axis with its interval; a marker's area shows ``size``
+    (legend: ``size_legend`` = (what, example sizes)). The axis is drawn above and below."""
+    per = len(series)
+    row_h = 16 if per == 1 else 19
+    band_w = max([text_width(b, LABEL) for b, _ in bands] + [30]) + 12
+    name_w = min(max([text_width(it.label + (" " + it.sub if it.sub else ""), LABEL)
+                      for _, items in bands for it in items] + [60]) + 12, width * 0.36)
+    legend_h = 20 if (per > 1 or size_legend) else 0
+    top = 24 + (16 if subtitle else 0) + legend_h + 22
+    n_rows = sum(len(items) for _, items in bands)
+    bottom = top + n_rows * row_h + 6 * len(bands)
+    height = bottom + 44
+    svg = Svg(width, height, title)
+    svg.text(0, 10, clip_text(title, TITLE, width), size=TITLE, weight="600")
+    if subtitle:
+        svg.text(0, 27, clip_text(subtitle, TICK, width), size=TICK, fill="#555")
+    x0 = band_w + name_w + 8
+    sc = LogScale(lo, hi, x0, width - 16)
+    # legend: series colours, then marker sizes
+    ly = top - 22 - legend_h + 8
+    x = x0
+    if per > 1:
+        for name, colour in series:
+            svg.circle(x + 5, ly + 4, 5, colour)
+            svg.text(x + 14, ly + 4, name, size=TICK)
+            x += text_width(name, TICK) + 34
+    if size_legend:
+        what, sizes = size_legend
+        svg.text(x, ly + 4, what, size=TICK, fill="#333")
+        x += text_width(what, TICK) + 10
+        for sz in sizes:
+            r = _radius(sz)
+            svg.circle(x + r, ly + 4, r, "#888")
+            svg.text(x + 2 * r + 4, ly + 4, F.fmt(F.PCT, sz, unit=True, decimals=0), size=TICK)
+            x += 2 * r + 4 + text_width(F.fmt(F.PCT, sz, unit=True, decimals=0), TICK) + 16
+    for t in sc.ticks:
+        svg.line(sc(t), top - 4, sc(t), bottom, stroke="#e3e3e3")
+        lab = _log_tick(kind, t)
+        svg.text(sc(t), top - 12, lab, size=TICK, anchor="middle", fill="#444")
+        svg.text(sc(t), bottom + 10, lab, size=TICK, anchor="middle", fill="#444")
+    svg.line(x0, bottom, width - 16, bottom, stroke="#999")
+    svg.text((x0 + width - 16) / 2, bottom + 28, axis_label, size=TICK, anchor="middle",
+             fill="#444")
+    y = top
+    for b, (band, items) in enumerate(bands):
+        if b:
+            svg.line(0, y + 2, width - 16, y + 2, stroke="#c8c8c8")
+        y += 6 if b else 3
+        svg.text(band_w - 8, y + row_h / 2, band, anchor="end", weight="600", fill="#333")
+        for it in items:
+            cy = y + row_h / 2
+            name = clip_text(it.label, LABEL, name_w - 4)
+            svg.text(band_w, cy, name, title=it.title or it.label)
+            if it.sub:
+                used = text_width(name, LABEL) + 6
+                if used < name_w - 30:
+                    svg.text(band_w + used, cy, clip_text(it.sub, TICK, name_w - used - 4),
+                             size=TICK, fill="#555")
+            for j, (m, (_, colour)) in enumerate(zip(it.marks, series)):
+                if m.value is None or m.value <= 0 and m.hi in (None, 0):
+                    continue
+                my = cy + (j - (per - 1) / 2) * 5
+                if m.lo is not None and m.hi is not None and m.hi > 0:
+                    svg.line(sc(max(m.lo, 10.0 ** sc.llo)), my, sc(m.hi), my, stroke=colour,
+                             width=1.2)
+                if m.value > 0:
+                    r = _radius(m.size) if m.size is not None else 3.5
+                    svg.add(f"<circle cx='{sc(m.value):.1f}' cy='{my:.1f}' r='{r:.1f}' "
+                            f"fill='{colour}' fill-opacity='0.8' stroke='white' "
+                            f"stroke-width='0.8'>"
+                            + (f"<title>{esc(m.title)}</title>" if m.title else "")
+                            + "</circle>")
+            y += row_h
+    return str(svg)
+
+
+def _radius(size: float | None) -> float:
+    return 2.5 + 5.5 * math.sqrt(max(0.0, min(1.0, size or 0.0)))
+
+
+# -- lines on log-log axes -------------------------------------------------------------------
+@dataclass
+class LogLine:
+    name: str
+    xs: list[float]
+    ys: list[float]
+    colour: str = BLUE
+    mark: tuple[float, float] | None = None     # a highlighted point (e.g. the observed)
+    mark_title: str | None = None
+
+
+def loglog_panel(title: str, lines: Sequence[LogLine], x_kind: str, *, x_label: str,
+                 y_label: str, subtitle: str | None = None,
+                 hlines: Sequence[tuple[float, str]] = (), width: float = PANEL_W) -> str:
+    """Lines on log-log axes, each named at its right end (names kept apart); dashed
+    horizontal reference lines (e.g. the present sample) with their names."""
+    lines = [ln for ln in lines if ln.xs]
+    xs = [x for ln in lines for x in ln.xs if x > 0]
+    ys = [y for ln in lines for y in ln.ys if y > 0] + [h for h, _ in hlines]
+    name_w = min(max([text_width(ln.name, TICK) for ln in lines] + [40]) + 14, width * 0.42)
+    left, top, plot_h = 58, 30 + (16 if subtitle else 0), 230
+    right = width - name_w
+    height = top + plot_h + 46
+    svg = Svg(width, height, title)
+    svg.text(0, 10, clip_text(title, TITLE, width), size=TITLE, weight="600")
+    if subtitle:
+        svg.text(0, 27, clip_text(subtitle, TICK, width), size=TICK, fill="#555")
+    if not xs:
+        return str(svg)
+    sx = LogScale(min(xs), max(xs), left, right - 8)
+    sy = LogScale(min(ys), max(ys), top + plot_h, top)
+    for t in sx.ticks:
+        svg.line(sx(t), top, sx(t), top + plot_h, stroke="#e3e3e3")
+        svg.text(sx(t), top + plot_h + 12, _log_tick(x_kind, t), size=TICK, anchor="middle",
+                 fill="#444")
+    for t in sy.ticks:
+        svg.line(left, sy(t), right - 8, sy(t), stroke="#e3e3e3")
+        svg.text(left - 5, sy(t), F.fmt(F.COUNT, int(round(t))) if t >= 1 else f"{t:g}",
+                 size=TICK, anchor="end", fill="#444")
+    svg.line(left, top + plot_h, right - 8, top + plot_h, stroke="#999")
+    svg.line(left, top, left, top + plot_h, stroke="#999")
+    svg.text((left + right) / 2, top + plot_h + 30, x_label, size=TICK, anchor="middle",
+             fill="#444")
+    svg.add(f"<text x='12' y='{top + plot_h / 2:.1f}' font-size='{TICK}' fill='#444' "
+            f"text-anchor='middle' transform='rotate(-90 12 {top + plot_h / 2:.1f})'>"
+            f"{esc(y_label)}</text>")
+    for h, name in hlines:
+        svg.line(left, sy(h), right - 8, sy(h), stroke="#333", width=1.2, dash="5 3")
+        svg.text(left + 4, sy(h) - 7, name, size=TICK, fill="#333")
+    ends = []
+    for ln in lines:
+        pts = sorted((x, y) for x, y in zip(ln.xs, ln.ys) if x > 0 and y > 0)
+        if not pts:
+            continue
+        svg.path("M" + " L".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in pts),
+                 stroke=ln.colour, width=2)
+        for x, y in pts:
+            svg.circle(sx(x), sy(y), 2.5, ln.colour)
+        if ln.mark is not None and ln.mark[0] > 0 and ln.mark[1] > 0:
+            svg.circle(sx(ln.mark[0]), sy(ln.mark[1]), 5, "white", title=ln.mark_title,
+                       stroke=ln.colour)
+        ends.append((ln, sx(pts[-1][0]), sy(pts[-1][1])))
+    placed = _spread([e[2] for e in ends], 13, top, top + plot_h + 20)
+    for (ln, ex, ey), ly in zip(ends, placed):
+        if abs(ly - ey) > 2 or ex < right - 12:
+            svg.line(ex + 3, ey, right - 2, ly, stroke=ln.colour, width=0.8)
+        svg.text(right, ly, clip_text(ln.name, TICK, name_w - 4), size=TICK, fill=ln.colour
+                 if ln.colour not in (YELLOW, SKY) else "#333")
+    return str(svg)
+
+
+# -- a triangular heat map -------------------------------------------------------------------
+def heatmap_panel(title: str, names: Sequence[tuple[str, str | None]],
+                  cells: dict[tuple[int, int], tuple[str, str, str]], *,
+                  legend: Sequence[tuple[str, str]] = (), subtitle: str | None = None,
+                  width: float = PANEL_W) -> str:
+    """A lower-triangular matrix of the items ``names`` (label, grey second label): cell
+    (i, j), i > j, has (fill colour, text, hover text); ``legend`` (colour, words)."""
+    n = len(names)
+    label_w = min(max([text_width(a, LABEL) + (text_width(b or "", TICK) + 6 if b else 0)
+                       for a, b in names] + [40]) + 10, width * 0.45)
+    cell = max(28.0, min(44.0, (width - label_w - 8) / max(n - 1, 1)))
+    top = 26 + (16 if subtitle else 0) + (20 if legend else 0)
+    grid_top = top + 4
+    height = grid_top + cell * (n - 1) + 96
+    svg = Svg(width, height, title)
+    svg.text(0, 10, clip_text(title, TITLE, width), size=TITLE, weight="600")
+    if subtitle:
+        svg.text(0, 27, clip_text(subtitle, TICK, width), size=TICK, fill="#555")
+    x = 0
+    for colour, words in legend:
+        svg.add(f"<rect x='{x:.1f}' y='{top - 20:.1f}' width='12' height='12' fill='{colour}' "
+                f"stroke='#bbb' stroke-width='0.5'/>")
+        svg.text(x + 16, top - 14, words, size=TICK)
+        x += text_width(words, TICK) + 34
+    for i in range(1, n):                       # rows: the 2nd .. last item
+        y = grid_top + (i - 1) * cell
+        a, b = names[i]
+        if b:
+            bw = min(text_width(b, TICK), label_w * 0.6)
+            svg.text(label_w - 6, y + cell / 2, clip_text(b, TICK, bw + 1), size=TICK,
+                     anchor="end", fill="#555")
+            svg.text(label_w - 12 - bw, y + cell / 2,
+                     clip_text(a, LABEL, label_w - bw - 14), anchor="end", title=f"{a} {b}")
+        else:
+            svg.text(label_w - 6, y + cell / 2, clip_text(a, LABEL, label_w - 8),
+                     anchor="end", title=a)
+        for j in range(i):
+            fill, txt, hover = cells.get((i, j), ("#f2f2f2", "–", "never together"))
+            svg.rect(label_w + j * cell, y, cell - 2, cell - 2, fill, title=hover)
+            svg.text(label_w + j * cell + (cell - 2) / 2, y + (cell - 2) / 2, txt, size=TICK,
+                     anchor="middle", fill="#1b1b1b")
+    base = grid_top + (n - 1) * cell + 4
+    for j in range(n - 1):                      # columns: the 1st .. next-to-last item
+        cx = label_w + j * cell + (cell - 2) / 2
+        a, _ = names[j]
+        svg.add(f"<text x='{cx:.1f}' y='{base:.1f}' font-size='{LABEL}' text-anchor='end' "
+                f"dominant-baseline='middle' fill='#1b1b1b' transform='rotate(-50 {cx:.1f} "
+                f"{base:.1f})'><title>{esc(a)}</title>{esc(clip_text(a, LABEL, 110))}</text>")
+    return str(svg)
+
+
+__all__ = ["Svg", "Scale", "LogScale", "Point", "Row", "Line", "Mark", "Item", "LogLine",
+           "interval_panel", "stacked_panel", "line_panel", "price_panel", "loglog_panel",
+           "heatmap_panel", "nice_ticks", "text_width", "clip_text", "SERIES", "BLUE", "ORANGE",
            "GREEN", "VERMILION", "PURPLE", "SKY", "YELLOW", "GREY"]

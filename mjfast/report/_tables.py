@@ -12,8 +12,6 @@ import polars as pl
 from . import _format as F
 
 Z95 = 1.959963984540054
-METRIC_VALUE = ("value", "ref_value")          # compare: the metric's own kind
-METRIC_DIFF = ("diff", "detectable", "se")     # compare: the kind of a difference
 
 
 @dataclass
@@ -43,18 +41,23 @@ def _json(v) -> str:
 
 def grid(df: pl.DataFrame, name: str | None = None, cols: Sequence[F.Col] | None = None,
          cjk: bool = True) -> Grid:
-    """The frame's cells as strings (the analysis ``name`` picks the view)."""
+    """The frame's cells as strings (the analysis ``name`` picks the view). Columns the view
+    formats by row (``row_value`` / ``row_diff`` / ``row_size``: a table of metrics in
+    several units) carry their unit in each cell; the header has none."""
+    v = view_for(name)
     cols = list(cols if cols is not None else columns(df, name))
     if not cjk:
         cols = [c for c in cols if not c.name.startswith(("name_zh", "name_ja"))]
     decimals = {c.name: F.decimals_for(df[c.name].to_list()) for c in cols
                 if c.kind == F.NUMBER and c.name in df.columns
                 and df.schema[c.name].is_numeric()}
+    by_row = v is not None and "metric" in df.columns
+    per_row = set(v.row_value + v.row_diff + v.row_size) if by_row else set()
+    sizes = set(v.row_size) if v is not None else set()
     is_compare = name == "compare" and "metric" in df.columns
     headers = []
     for c in cols:
-        h = F.header(c.label, c.kind if not is_compare or c.name not in
-                     METRIC_VALUE + METRIC_DIFF else F.TEXT)
+        h = F.header(c.label, F.TEXT if c.name in per_row else c.kind)
         if c.ci:
             h += " (95% CI)"
         headers.append(h)
@@ -63,21 +66,20 @@ def grid(df: pl.DataFrame, name: str | None = None, cols: Sequence[F.Col] | None
     for r in df.iter_rows(named=True):
         cells = []
         for c in cols:
-            v = r.get(c.name)
+            val = r.get(c.name)
             kind, unit, dec = c.kind, False, decimals.get(c.name)
-            if is_compare and c.name in METRIC_VALUE + METRIC_DIFF:
-                kind = F.metric_kind(r["metric"], r.get("unit"))
-                if c.name in METRIC_DIFF:
-                    kind = F.DIFF.get(kind, F.NUMBER)
+            if c.name in per_row:
+                kind = v.row_kind(c.name, r["metric"], r.get("unit"))
                 unit, dec = True, None
-            if isinstance(v, (list, dict)):
-                cells.append(_json(v))
+            if isinstance(val, (list, dict)):
+                cells.append(_json(val))
                 continue
-            if is_compare and c.name == "diff" and r.get("paired") and v == 0 and not r.get("se"):
+            if is_compare and c.name == "diff" and r.get("paired") and val == 0 and not r.get("se"):
                 cells.append("same under both")
                 continue
-            s = F.fmt(kind, v, unit=unit, decimals=dec)
-            if c.ci and v is not None:
+            s = F.fmt(kind, val, unit=unit, decimals=dec,
+                      signed=False if c.name in sizes else None)
+            if c.ci and val is not None:
                 lo, hi = _interval(r, c.ci)
                 if lo is not None or hi is not None:
                     s += f" ({F.fmt_interval(kind, lo, hi, decimals=dec)})"
@@ -85,7 +87,7 @@ def grid(df: pl.DataFrame, name: str | None = None, cols: Sequence[F.Col] | None
         rows.append(cells)
     numeric = [c.kind not in (F.TEXT,) and (c.name not in df.columns
                                            or df.schema[c.name].is_numeric()
-                                           or c.name in METRIC_VALUE + METRIC_DIFF)
+                                           or c.name in per_row)
                for c in cols]
     return Grid(cols, headers, rows, numeric)
 
@@ -145,6 +147,110 @@ def same_rows_once(df: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     return df.filter(~same), notes
 
 
+SOURCE_ORDER = {"simulate": 0, "replay": 1, "hands": 2}
+_BY_ORDER = {"dealer": 0, "seat_wind": 1, "position": 2, "bot": 3}
+_GROUP_ORDER = {"dealer": 0, "non-dealer": 1, "E": 0, "S": 1, "W": 2, "N": 3}
+BY_WORDS = {"dealer": "dealer", "seat_wind": "seat wind", "position": "position",
+            "bot": "bot"}
+
+
+def for_reading(name: str | None, df: pl.DataFrame, cjk: bool = True
+                ) -> tuple[pl.DataFrame, list[str]]:
+    """An analysis's table as the page and the terminal show it (machine formats keep the
+    frame as computed): ``compare`` as differences (:func:`compare_for_reading`, identical
+    results said once), ``seat-advantage`` grouping by grouping (dealer, seat wind,
+    position), ``fan-value`` with one name column, ``sample-size`` one row per comparison
+    (:func:`sample_size_for_reading`). Returns the frame and sentences to print with it."""
+    if df.height == 0:
+        return df, []
+    if name == "compare" and "metric" in df.columns:
+        return same_rows_once(compare_for_reading(df))
+    if name == "seat-advantage" and "by" in df.columns:
+        return seat_for_reading(df), []
+    if name == "fan-value" and "name_en" in df.columns:
+        return fan_value_for_reading(df, cjk), []
+    if name == "sample-size" and "delta_basis" in df.columns:
+        return sample_size_for_reading(df), []
+    return df, []
+
+
+def _source_order() -> pl.Expr:
+    return pl.col("source").replace_strict(SOURCE_ORDER, default=9, return_dtype=pl.Int8)
+
+
+def seat_for_reading(df: pl.DataFrame) -> pl.DataFrame:
+    """Seat advantage grouping by grouping: the dealer first, then the seat winds E S W N,
+    the positions, the bots, each group's variants one under the other; the study's own
+    source (simulations) first."""
+    c = pl.col
+    keys = [k for k in ("rules", "variant") if k in df.columns]
+    return df.with_columns(
+        _s=_source_order(),
+        _b=c("by").replace_strict(_BY_ORDER, default=9, return_dtype=pl.Int8),
+        _g=c("group").replace_strict(_GROUP_ORDER, default=None, return_dtype=pl.Int64)
+        .fill_null(c("group").cast(pl.Int64, strict=False)),
+    ).sort(["rules", "_s", "source", "_b", "_g", "group", *keys[1:]],
+           nulls_last=True).with_columns(
+        c("by").replace_strict(BY_WORDS, default=c("by"), return_dtype=pl.String)
+    ).drop("_s", "_b", "_g")
+
+
+def fan_value_for_reading(df: pl.DataFrame, cjk: bool = True) -> pl.DataFrame:
+    """The price list with one ``fan`` column (the Chinese name and the English one; the
+    English alone without a CJK font), in rank order."""
+    c = pl.col
+    en = c("name_en").fill_null(c("fan_id").cast(pl.String))
+    fan = (pl.when(c("name_zh").is_not_null()).then(pl.concat_str(c("name_zh"), pl.lit(" "), en))
+           .otherwise(en) if cjk and "name_zh" in df.columns else en)
+    keys = [k for k in ("rules", "variant") if k in df.columns]
+    return df.with_columns(fan.alias("fan"), _s=_source_order()).sort(
+        [*keys, "_s", "source", "rank"], nulls_last=True).drop("_s")
+
+
+def _fewest_decimals(values: Sequence[float], scale: float) -> int:
+    for d in range(4):
+        if all(abs(round(x * scale, d) - x * scale) < 1e-9 for x in values):
+            return d
+    return 3
+
+
+def sample_size_for_reading(df: pl.DataFrame) -> pl.DataFrame:
+    """One row per comparison (rules, source, metric, variant against its reference): the
+    observed difference, the units needed to confirm it, what the sample detects now, and
+    the units needed for the planning grid in one cell (``1 pp: 5,465 · 2 pp: 1,367``).
+    Clusters needed only where units are clustered (not for the hands sample, each hand its
+    own cluster). The play metrics first, fans last by the size of their change."""
+    c = pl.col
+    keys = ["rules", "source", "metric", "fan_id", "variant", "reference", "pairing"]
+    keys = [k for k in keys if k in df.columns]
+    obs = df.filter(c("delta_basis") == "observed")
+    grid_rows = df.filter(c("delta_basis") == "grid").sort("delta")
+    cells: dict[tuple, str] = {}
+    for g, sub in grid_rows.group_by(keys, maintain_order=True):
+        unit = sub["unit"][0]
+        kind = F.DIFF.get(F.metric_kind(str(sub["metric"][0]), unit), F.NUMBER)
+        dec = _fewest_decimals(sub["delta"].to_list(), F.SCALE.get(kind, 1.0))
+        cells[tuple(g)] = " · ".join(
+            f"{F.fmt(kind, d, unit=True, decimals=dec, signed=False)}: {F.fmt(F.COUNT, n)}"
+            .replace(" ", "\u00a0")
+            for d, n in zip(sub["delta"].to_list(), sub["units_needed"].to_list()))
+    grid_col = [cells.get(tuple(r[k] for k in keys), F.MISSING)
+                for r in obs.iter_rows(named=True)]
+    label = (c("label") if "label" in obs.columns else c("metric"))
+    out = obs.with_columns(
+        pl.Series("grid", grid_col, dtype=pl.String),
+        (label.str.slice(0, 1).str.to_uppercase() + label.str.slice(1)).alias("label"),
+        pl.when(c("n_clusters") < c("n_units")).then(c("clusters_needed"))
+        .otherwise(None).alias("clusters_needed"),
+        _s=_source_order(), _f=c("fan_id").is_not_null(),
+        _a=pl.when(c("fan_id").is_not_null()).then(-c("diff").abs()))
+    if "sample_unit" not in out.columns:
+        out = out.with_columns(pl.lit(None, pl.String).alias("sample_unit"))
+    return out.sort(["rules", "_s", "source", "_f", "_a", "label", "variant"],
+                    nulls_last=True).drop(
+        "_s", "_f", "_a", "delta_basis", "delta", "detectable_now")
+
+
 def _interval(r: dict, ci: tuple[str, str]):
     a, b = ci
     if a == "±":        # value ± 1.96 standard errors (the analysis gives the se)
@@ -167,4 +273,5 @@ def width(s: str) -> int:
 
 
 __all__ = ["Grid", "grid", "columns", "view_for", "width", "compare_for_reading",
-           "same_rows_once"]
+           "same_rows_once", "for_reading", "seat_for_reading", "fan_value_for_reading",
+           "sample_size_for_reading"]

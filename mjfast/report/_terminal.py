@@ -52,21 +52,20 @@ def _cells(s: str) -> int:
 def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60, *,
                  name: str | None = None, width: int | None = None,
                  all_columns: bool = False, cjk: bool = True, more: str | None = None,
-                 all_hint: str | None = None):
+                 all_hint: str | None = None, view: F.View | None = None):
     """A rich Table of ``df`` fitted to ``width`` columns (the terminal's by default).
     ``name`` (a built-in analysis) picks its view: column order, labels with units, number
     formats. ``more``: the command that gives every row, ``all_hint``: the one that shows
-    every column (said in the caption; default: the ``--all`` option)."""
+    every column (said in the caption; default: the ``--all`` option). ``view``: columns
+    given here rather than by ``name`` (a table made for the occasion)."""
     from rich import box
     from rich.table import Table
     width = width or terminal_width()
     name = name or title
-    said: list[str] = []
-    if name == "compare" and "metric" in df.columns:
-        from ._tables import compare_for_reading, same_rows_once
-        df, said = same_rows_once(compare_for_reading(df))
+    from ._tables import for_reading
+    df, said = for_reading(name, df, cjk)
     shown, left_out, groups = per_group_head(df, name, max_rows)
-    cols = columns(df, name)
+    cols = view.columns(df.columns, dict(df.schema)) if view is not None else columns(df, name)
     if not cjk:
         cols = [c for c in cols if not c.name.startswith(("name_zh", "name_ja"))]
     g = grid(shown, name, cols)
@@ -123,7 +122,8 @@ def render_table(df: pl.DataFrame, title: str | None = None, max_rows: int = 60,
     notes = list(said)
     if dropped and all_hint:
         names = ", ".join(dropped[:4]) + (" ..." if len(dropped) > 4 else "")
-        notes.append(f"{len(dropped)} more columns ({names}): {all_hint}")
+        more = "1 more column" if len(dropped) == 1 else f"{len(dropped)} more columns"
+        notes.append(f"{more} ({names}): {all_hint}")
     elif dropped:
         listed = ", ".join(dropped[:8]) + (f" and {len(dropped) - 8} more" if len(dropped) > 8
                                            else "")
