@@ -111,7 +111,8 @@ if __name__ == "__main__":
           f"process, load {r['load']}; cache {r['cache']['mb']} MB, "
           f"{r['cache']['functions']} functions, {r['cache']['versions']} versions")
     for g in r["groups"]:
-        print(f"  {g['group']:40s} {g['seconds']:7.1f} s  {g.get('peak_mb', 0):5d} MB")
+        print(f"  {g['group']:40s} {g['seconds']:7.1f} s wall {g.get('cpu_s', 0):7.1f} s CPU "
+              f"{g.get('peak_mb', 0):5d} MB")
     for command in HANDS:
         c = cli_first_run(command)
         print(f"mjfast {command:8s} cold {c['cold']:7.2f} s (announced={c['announced']})  "

@@ -135,13 +135,15 @@ def _symbol_steps(family: str):
 
 
 # the groups of each phase: (label, [(rules, step factory)])
+# (balanced by the CPU seconds of each group, benchmarks/bench_first_run.py)
 PHASES = [
-    [("mcr scorer", [("mcr", lambda: _symbol_steps("mcr"))]),
-     ("taiwan + tuidaohu scorers, tables",
-      [("taiwan", lambda: _symbol_steps("taiwan")), ("tuidaohu", lambda: _symbol_steps("tuidaohu")),
+    [("mcr + tuidaohu scorers",
+      [("mcr", lambda: _symbol_steps("mcr")), ("tuidaohu", lambda: _symbol_steps("tuidaohu"))]),
+     ("taiwan scorer, shanten and waits",
+      [("taiwan", lambda: _symbol_steps("taiwan")),
        ("tuidaohu", lambda: _api_steps("tuidaohu")[3:8])])],
-    [("play", [(r, (lambda r=r: _play_steps(r) + _game_step(r))) for r in RULES]),
-     ("api + replay", [(r, (lambda r=r: _api_steps(r))) for r in RULES]
+    [("play", [(r, (lambda r=r: _play_steps(r))) for r in RULES]),
+     ("api + game + replay", [(r, (lambda r=r: _api_steps(r) + _game_step(r))) for r in RULES]
       + [("mcr", _replay_steps)])],
 ]
 
@@ -171,9 +173,10 @@ def run_group(phase: int, group: int, verbose: bool = True) -> dict:
                 print(f"mjfast warm-up [{label}]: {key} {steps[key]:.1f} s", file=sys.stderr,
                       flush=True)
     import resource
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    return {"group": label, "steps": steps, "failed": failed, "peak_mb": int(peak),
-            "seconds": round(time.perf_counter() - t0, 1)}
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return {"group": label, "steps": steps, "failed": failed, "peak_mb": int(use.ru_maxrss // 1024),
+            "seconds": round(time.perf_counter() - t0, 1),
+            "cpu_s": round(use.ru_utime + use.ru_stime, 1)}
 
 
 def run(verbose: bool = True, jobs: int | None = None) -> dict:
@@ -203,7 +206,7 @@ def run(verbose: bool = True, jobs: int | None = None) -> dict:
     failed = {f"{g['group']} | {k}": v for g in groups for k, v in g["failed"].items()}
     out = {"stamps": _cache.warm_stamps(), "cache": _cache.CACHE_DIR, "steps": steps,
            "failed": failed, "jobs": jobs, "seconds": round(time.perf_counter() - t0, 1),
-           "groups": [{k: g[k] for k in ("group", "seconds", "peak_mb") if k in g}
+           "groups": [{k: g[k] for k in ("group", "seconds", "cpu_s", "peak_mb") if k in g}
                       for g in groups],
            "peak_mb": max((g.get("peak_mb", 0) for g in groups), default=0),
            "pruned": pruned}
