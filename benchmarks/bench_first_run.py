@@ -3,6 +3,7 @@ then costs.
 
     python benchmarks/bench_first_run.py              # warm-up per family + CLI first runs
     python benchmarks/bench_first_run.py --serial     # one process (compile CPU per family)
+    python benchmarks/bench_first_run.py --wheel      # pip wheel, installed in a new venv
     pytest benchmarks/bench_first_run.py --benchmark-only
 
 Every measurement uses an empty kernel cache folder (``MJFAST_JIT_DIR`` pointed at a new
@@ -93,6 +94,34 @@ def cli_first_run(command: str) -> dict:
         return out
 
 
+def wheel_install(repo: str = ".") -> dict:
+    """``pip wheel`` of a clean clone of ``repo`` (the warm-up runs in the build), the wheel
+    installed in a new virtual environment (system site-packages for the dependencies),
+    then ``mjfast score`` there: it must load, not compile (nothing announced)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, whl, venv = (os.path.join(tmp, x) for x in ("src", "whl", "venv"))
+        subprocess.run(["git", "clone", "-q", os.path.abspath(repo), src], check=True)
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", whl, src],
+                       check=True, capture_output=True)
+        build = time.perf_counter() - t
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
+        wheel = next(Path(whl).glob("mjfast-*.whl"))
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "--no-deps", str(wheel)],
+                       check=True, capture_output=True)
+        env = dict(os.environ, MJFAST_ANNOUNCE_COMPILE="1")
+        for var in ("MJFAST_JIT_DIR", "PYTHONPATH"):
+            env.pop(var, None)
+        t = time.perf_counter()
+        res = subprocess.run([os.path.join(venv, "bin", "mjfast"), *HANDS["score"]], env=env,
+                             capture_output=True, text=True, cwd=tmp)
+        first = time.perf_counter() - t
+        return {"build_s": round(build, 1), "wheel_mb": round(wheel.stat().st_size / 2 ** 20, 1),
+                "score_s": round(first, 2), "ok": res.returncode == 0,
+                "announced": "compiling kernels" in res.stderr,
+                "load": round(os.getloadavg()[0], 2)}
+
+
 # ---- pytest-benchmark ---------------------------------------------------------------------
 def test_warmup(benchmark):
     res = benchmark.pedantic(warmup, rounds=1, iterations=1)
@@ -106,6 +135,9 @@ def test_cli_first_run(benchmark, command):
 
 
 if __name__ == "__main__":
+    if "--wheel" in sys.argv:
+        print(wheel_install(str(Path(__file__).resolve().parent.parent)))
+        sys.exit(0)
     r = warmup(1 if "--serial" in sys.argv else None)
     print(f"warm-up: {r['wall_s']} s wall, {r['cpu_s']} s CPU, peak {r['peak_mb']} MB a "
           f"process, load {r['load']}; cache {r['cache']['mb']} MB, "
