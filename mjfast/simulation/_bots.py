@@ -23,18 +23,25 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kernels import C_BASE, C_MINIMUM, C_SEAT_PAY
 from ..engine.compiled import (K_CHOW, K_DISCARD, K_KONG_ADDED, K_KONG_CONCEALED,
                                K_KONG_EXPOSED, K_PUNG, K_WIN, win_value)
-from ..engine.layout import ACT_PASS, HAND, H_LAST_TILE, VISIBLE
+from ..engine.compiled import wall_left
+from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H_PREVALENT,
+                             H_SEATS, M_FLAGS, M_KIND, M_TILE, MAX_MELDS, MELD_CONCEALED,
+                             MELD_FIELDS, MELDS, VISIBLE, WALL_BOTZONE, H_WALL_MODE)
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
+from ._planner import BETA, plan_values
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
 BOT_VALUE = 1
+BOT_PLANNER = 2
 BOT_PYTHON = -1          # decided outside the compiled loop (Python policy, external bot)
-BUILTIN = {"efficiency": BOT_EFFICIENCY, "value": BOT_VALUE}
+BUILTIN = {"efficiency": BOT_EFFICIENCY, "value": BOT_VALUE, "planner": BOT_PLANNER}
 NEED_VALUE = -2          # turn_choice: a value bot's ready discards must be ranked
+NEED_PLAN = -3           # turn_choice: a planner decides (:func:`planner_turn`)
 
 
 @kernel
@@ -107,6 +114,8 @@ def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
     for i in range(n):
         if acts[i, 0] == K_WIN:
             return i, 0
+    if bot == BOT_PLANNER:
+        return NEED_PLAN, 0
     k = _options(S, bc, p, c)
     cand = bc[7]
     best = 99
@@ -239,10 +248,192 @@ def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans,
     i, k = turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits)
     if i == NEED_VALUE:
         i = value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, waits)
+    elif i == NEED_PLAN:
+        i = planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, waits)
     return i
 
 
 @kernel
 def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
-    """:func:`claim_choice` with the Python loop's arguments."""
+    """:func:`claim_choice` (:func:`planner_claim` for a planner) with the Python loop's
+    arguments."""
+    if bot == BOT_PLANNER:
+        return planner_claim(S, ctx, bc, p, acts, n, ctx[0][C_MINIMUM], c)
     return claim_choice(S, bc, p, acts, n, c)
+
+
+# ---- planner --------------------------------------------------------------------------
+@kernel
+def _melds(S, p, mk, mt, mc):
+    """``p``'s melds into ``mk`` (kind), ``mt`` (lowest tile), ``mc`` (1: concealed
+    kong); returns their count."""
+    nm = S[H_NMELDS + p]
+    for j in range(nm):
+        m = MELDS + (p * MAX_MELDS + j) * MELD_FIELDS
+        mk[j] = S[m + M_KIND]
+        mt[j] = S[m + M_TILE]
+        mc[j] = 1 if (S[m + M_FLAGS] & MELD_CONCEALED) != 0 else 0
+    return nm
+
+
+@kernel
+def _horizon(S, p):
+    """The draws ``p`` can still expect (its Botzone segment; else the wall's share)."""
+    if S[H_WALL_MODE] == WALL_BOTZONE:
+        return wall_left(S, p)
+    return wall_left(S, p) // S[H_PLAYERS]
+
+
+@kernel
+def _ready_legal(S, ctx, p, d, eff, c, minimum, bonus, fans):
+    """Live-weighted points of the legal wins of the ready hand left by discarding ``d``
+    (winning tiles ``eff``), each scored by the engine as a discard win."""
+    S[HAND + 34 * p + d] -= 1
+    c[d] -= 1
+    weighted = 0
+    for w in range(34):
+        if (eff >> w) & 1:
+            lv = 4 - c[w] - S[VISIBLE + w]
+            if lv > 0:
+                total, legal, fl = win_value(S, ctx, p, w, False, False, fans)
+                if total > 0 and legal and total >= minimum:
+                    weighted += lv * (total + bonus)
+    c[d] += 1
+    S[HAND + 34 * p + d] += 1
+    return weighted
+
+
+@kernel
+def _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, out):
+    """:func:`plan_values` for player ``p``'s hand ``c`` and melds (``k`` candidates of
+    ``cand``; ``k == 0``: the hand as it is)."""
+    params, tab, vec, ct, opt, FD, R, cnd, emask = bc
+    plan_values(c, mk, mt, mc, nm, S[VISIBLE:VISIBLE + 34], params, ctx[1], tab, vec, ct, FD,
+                cand, k, minimum, _bonus(ctx, S), _horizon(S, p), S[H_SEATS + p],
+                S[H_PREVALENT], out)
+
+
+@kernel
+def _bonus(ctx, S):
+    """What a win pays besides its points: MCR's seat payment from each loser, a base."""
+    return ctx[0][C_SEAT_PAY] * (S[H_PLAYERS] - 1) + ctx[0][C_BASE]
+
+
+@kernel
+def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, waits):
+    """A planner's own turn: a win when offered; a kong that keeps the shanten; else the
+    discard of the highest plan value (:mod:`._planner`; a ready discard also by the
+    engine's exact value of its legal waits), then the lower shanten and more live
+    effective tiles; without any plan, as ``efficiency``."""
+    waits[p] = -1
+    for i in range(n):
+        if acts[i, 0] == K_WIN:
+            return i
+    k = _options(S, bc, p, c)
+    cand = bc[7]
+    emask = bc[8]
+    best = 99
+    for i in range(k):
+        if cand[i, C_SHANTEN] < best:
+            best = cand[i, C_SHANTEN]
+    for i in range(n):
+        kind = acts[i, 0]
+        if kind == K_KONG_CONCEALED:
+            t = acts[i, 1]
+            c[t] -= 4
+            s = _shanten(bc, c)
+            c[t] += 4
+            if s <= best:
+                return i
+        elif kind == K_KONG_ADDED:
+            t = acts[i, 1]
+            for j in range(k):
+                if cand[j, C_TILE] == t and cand[j, C_SHANTEN] == best:
+                    return i
+    mk = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    mt = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    mc = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    nm = _melds(S, p, mk, mt, mc)
+    vals = np.zeros(k, dtype=np.float64)
+    _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, vals)
+    for i in range(k):
+        if cand[i, C_SHANTEN] == 0:
+            lw = _ready_legal(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum,
+                              _bonus(ctx, S), fans)
+            vals[i] = max(vals[i], lw * BETA / 4.0)
+    vmax = 0.0
+    for i in range(k):
+        vmax = max(vmax, vals[i])
+    for i in range(k):
+        lv = max(cand[i, C_LIVE], 0)
+        if vmax > 0:
+            scores[i] = (np.int64(vals[i] / vmax * 10000.0) * 100
+                         + (9 - min(cand[i, C_SHANTEN], 9))) * 1000 + min(lv, 999)
+        elif cand[i, C_SHANTEN] == best:
+            scores[i] = 1000 * 1000 + lv
+        else:
+            scores[i] = -1
+    return _finish(bc, p, acts, n, k, scores, key, ctr, waits)
+
+
+@kernel
+def planner_claim(S, ctx, bc, p, acts, n, minimum, c):
+    """A planner on another player's discard / added kong: a win when offered; a pung or
+    chow when the plan value after it (and its best discard) beats the hand's as it is; an
+    exposed kong when it does not lower the plan value (or, without a plan, the shanten)."""
+    pass_i = -1
+    for i in range(n):
+        if acts[i, 0] == K_WIN:
+            return i
+        if acts[i, 0] == ACT_PASS:
+            pass_i = i
+    _hand(S, p, c)
+    t = S[H_LAST_TILE]
+    params, tab, vec, ct, opt, FD, R, cand, emask = bc
+    vis = S[VISIBLE:VISIBLE + 34]
+    mk = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    mt = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    mc = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    nm = _melds(S, p, mk, mt, mc)
+    vals = np.zeros(R.shape[0], dtype=np.float64)
+    _plan(S, ctx, bc, p, c, cand, 0, minimum, mk, mt, mc, nm, vals)
+    v0 = vals[0]
+    best_i = pass_i
+    best_v = v0
+    for i in range(n):
+        kind = acts[i, 0]
+        if kind == K_PUNG or kind == K_CHOW or kind == K_KONG_EXPOSED:
+            lo = acts[i, 2] if kind == K_CHOW else t
+            if kind == K_PUNG:
+                c[t] -= 2
+            elif kind == K_KONG_EXPOSED:
+                c[t] -= 3
+            else:
+                for x in range(lo, lo + 3):
+                    if x != t:
+                        c[x] -= 1
+            mk[nm] = 0 if kind == K_CHOW else (1 if kind == K_PUNG else 2)
+            mt[nm] = lo
+            mc[nm] = 0
+            k = 0
+            if kind != K_KONG_EXPOSED:
+                k = discard_options(c, vis, params, tab, vec, ct, opt, FD, R, cand, emask)
+            _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm + 1, vals)
+            v1 = 0.0
+            for j in range(max(k, 1)):
+                v1 = max(v1, vals[j])
+            if kind == K_PUNG:
+                c[t] += 2
+            elif kind == K_KONG_EXPOSED:
+                c[t] += 3
+            else:
+                for x in range(lo, lo + 3):
+                    if x != t:
+                        c[x] += 1
+            if kind == K_KONG_EXPOSED:
+                if v1 > 0 and v1 >= v0:
+                    return i
+            elif v1 > best_v:
+                best_v = v1
+                best_i = i
+    return best_i

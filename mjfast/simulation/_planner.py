@@ -1,0 +1,340 @@
+"""The ``planner`` bot's evaluation (Numba): distances to scoring targets, weighed by the
+rule set's own fan values.
+
+A *target* is a family of winning hands that carries a fan of the rule table: a chow
+pattern (three fixed chows: pure / mixed straight, mixed / pure triple chow, mixed / pure
+shifted chows, a knitted straight), a tile restriction (half / full flush per suit, all
+honors), all pungs, seven pairs, thirteen orphans, lesser honors and knitted tiles, and
+the plain hand (any win). Its *distance* is the number of tiles the hand still needs to be
+complete with the target: for a chow pattern the pattern's missing tiles plus the regular
+distance of the rest (the sets left and a pair, one lookup in the shanten tables); for a
+restriction the regular distance of the allowed tiles alone; for the special forms their
+usual counts. Exposed melds that do not fit a target kill it (a chow in an all-pungs plan,
+a meld outside the flush's suit, any meld in a seven-pairs plan); a pattern whose missing
+copies are all visible is dead.
+
+A target's *value* is its fan's points read from the engine context at run time (so a
+variant that changes a value or the minimum changes the play) plus what the hand already
+holds (a pung of a dragon / the seat / prevalent wind, the concealed-hand fan while no
+meld is exposed); under a minimum (MCR) a target below it counts for nothing; what a win
+pays besides its points (MCR: 8 from each loser; a base stake) is added. A candidate
+discard is worth ``max_T value_T * BETA ** distance_T`` (plus a fifth of the other
+targets' sum, for flexibility), targets farther than the draws left excluded. The tables
+(one row per target, fan ids by key) are built by :func:`plan_rows` from the rule table
+and kept in the bot context's parameter array.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels import hand_codes, hand_forms, kernel, load_parts, replace_code
+from ..kernels._context import PARAMS_AT, X_FIELDS
+from ..rules.registry import FORM_REGULAR
+
+# target kinds
+T_PATTERN, T_FLUSH, T_PUNGS, T_PAIRS, T_ORPHANS, T_HONKNIT, T_PLAIN = range(7)
+# a target row: kind, fan id, pattern sets, allowed-tile mask, 3 chow starts, pad, counts[34]
+TR_KIND, TR_FAN, TR_SETS, TR_MASK, TR_CHOW = 0, 1, 2, 3, 4
+TR_COUNTS = 8
+TROW = TR_COUNTS + 34
+# the parameter array (bot context params[]): slots 0..7 are the shanten parameters
+P_NT = 8            # number of targets
+P_X_DRAGON = 9      # fan ids of what a hand already holds (-1: not in the table)
+P_X_PREV = 10
+P_X_SEAT = 11
+P_X_HONOR = 12      # Taiwan: any honor pung of value
+P_X_CONC = 13       # concealed hand
+P_X_WIN = 14        # the plain win's fan
+P_T0 = 16           # first target row
+BETA = 0.3          # the weight of one more tile needed
+REGULAR = 1 << FORM_REGULAR
+ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
+_PW = np.array([5 ** i for i in range(9)], dtype=np.int64)
+
+
+def plan_rows(rules: str) -> np.ndarray:
+    """The planner's slots of the parameter array for rule set ``rules`` (from slot 8:
+    the target count, the fan ids of the held extras, the target rows)."""
+    from ..kernels._decompose import KNITTED_PERMS
+    from ..rules import get_profile
+    from ..rules.registry import FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, get_rules
+    rs = get_rules(rules)
+    keys = get_profile(rules).table.by_key
+    fid = {k: int(r.id) for k, r in keys.items()}
+    two = len(rs.kinds) == 16
+    suits = (0,) if two else (0, 1, 2)
+    rows = []
+
+    def row(kind, key, sets=0, mask=0, chows=(), counts=None):
+        if key is not None and key not in fid:
+            return
+        r = np.zeros(TROW, dtype=np.int64)
+        r[TR_KIND] = kind
+        r[TR_FAN] = fid[key] if key is not None else -1
+        r[TR_SETS] = sets
+        r[TR_MASK] = mask
+        r[TR_CHOW:TR_CHOW + 3] = -1
+        for i, s in enumerate(chows):
+            r[TR_CHOW + i] = s
+        if counts is not None:
+            r[TR_COUNTS:] = counts
+        rows.append(r)
+
+    def chow_pattern(key, starts):
+        cnt = np.zeros(34, dtype=np.int64)
+        for s in starts:
+            cnt[s:s + 3] += 1
+        row(T_PATTERN, key, 3, 0, starts, cnt)
+
+    perms = [(a, b, c) for a in range(3) for b in range(3) for c in range(3)
+             if len({a, b, c}) == 3] if not two else []
+    for s in suits:
+        chow_pattern("pure_straight", (9 * s, 9 * s + 3, 9 * s + 6))
+    for a, b, c in perms:
+        chow_pattern("mixed_straight", (9 * a, 9 * b + 3, 9 * c + 6))
+    if not two:
+        for r in range(7):
+            chow_pattern("mixed_triple_chow", (r, 9 + r, 18 + r))
+        for a, b, c in perms:
+            for r in range(5):
+                chow_pattern("mixed_shifted_chows", (9 * a + r, 9 * b + r + 1, 9 * c + r + 2))
+    for s in suits:
+        for r in range(5):
+            chow_pattern("pure_shifted_chows", (9 * s + r, 9 * s + r + 1, 9 * s + r + 2))
+        for r in range(3):
+            chow_pattern("pure_shifted_chows", (9 * s + r, 9 * s + r + 2, 9 * s + r + 4))
+        for r in range(7):
+            chow_pattern("pure_triple_chow", (9 * s + r,) * 3)
+    honors = ((1 << 7) - 1) << 27
+    for p in KNITTED_PERMS if not two else []:
+        cnt = np.zeros(34, dtype=np.int64)
+        for s in range(3):
+            for j in range(3):
+                cnt[9 * s + int(p[s]) + 3 * j] = 1
+        if "knitted_straight" in fid and (1 << 4) & sum(1 << f for f in rs.forms):
+            row(T_PATTERN, "knitted_straight", 3, 0, (), cnt)
+        knit = sum(1 << t for t in range(34) if cnt[t])
+        if "lesser_honors_and_knitted_tiles" in fid:
+            row(T_HONKNIT, "lesser_honors_and_knitted_tiles", 0, knit | honors)
+    for s in suits:
+        suit = ((1 << 9) - 1) << (9 * s)
+        row(T_FLUSH, "half_flush", 0, suit | honors)
+        row(T_FLUSH, "full_flush", 0, suit)
+    row(T_FLUSH, "all_honors", 0, honors)
+    row(T_PUNGS, "all_pungs")
+    if FORM_SEVEN_PAIRS in rs.forms:
+        row(T_PAIRS, "seven_pairs")
+    if FORM_THIRTEEN_ORPHANS in rs.forms:
+        row(T_ORPHANS, "thirteen_orphans")
+    win = next((k for k in ("win", "win_shape") if k in fid), None)
+    row(T_PLAIN, win)
+    out = np.full(P_T0 + TROW * len(rows), -1, dtype=np.int64)
+    out[:8] = 0
+    out[P_NT] = len(rows)
+    for slot, key in ((P_X_DRAGON, "dragon_pung"), (P_X_PREV, "prevalent_wind"),
+                      (P_X_SEAT, "seat_wind"), (P_X_HONOR, "honor_pung"),
+                      (P_X_CONC, "concealed_hand"), (P_X_WIN, None)):
+        out[slot] = fid.get(key, -1) if key else -1
+    if "concealed" in fid and out[P_X_CONC] < 0:
+        out[P_X_CONC] = fid["concealed"]
+    for i, r in enumerate(rows):
+        out[P_T0 + TROW * i:P_T0 + TROW * (i + 1)] = r
+    return out
+
+
+@kernel
+def fan_points(C, f):
+    """The points of fan ``f`` in the engine context array ``C`` (0 when ``f`` < 0)."""
+    if f < 0:
+        return 0
+    return C[C[X_FIELDS + 3] + f]
+
+
+@kernel
+def regular_distance(codes, m, two, tab, vec, ct, FD):
+    """Tiles the hand of part codes ``codes`` needs for ``m`` sets and a pair (regular
+    form only)."""
+    return hand_forms(load_parts(codes, two, tab), m, REGULAR, 99, two, vec, ct, FD, 1)
+
+
+@kernel
+def _extras(params, C, c, mk, mt, mc, nm, seat, prevalent):
+    """Points the hand already holds whatever the target: pungs of value (held or
+    melded), the concealed-hand fan while no meld is exposed."""
+    x = 0
+    fd = fan_points(C, params[P_X_DRAGON])
+    fh = fan_points(C, params[P_X_HONOR])
+    for h in range(27, 34):
+        has = c[h] >= 3
+        for j in range(nm):
+            if mk[j] >= 1 and mt[j] == h:
+                has = True
+        if has:
+            if h >= 31:
+                x += fd + fh
+            else:
+                if h == 27 + seat:
+                    x += fan_points(C, params[P_X_SEAT]) + fh
+                if h == 27 + prevalent:
+                    x += fan_points(C, params[P_X_PREV])
+                    if h != 27 + seat:
+                        x += fh
+    exposed = 0
+    for j in range(nm):
+        if mc[j] == 0:
+            exposed += 1
+    if exposed == 0:
+        x += fan_points(C, params[P_X_CONC])
+    return x
+
+
+@kernel
+def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, minimum,
+                bonus, horizon, seat, prevalent, out):
+    """``out[i]``: the plan value of discarding ``cand[i, 0]`` from ``c`` (i < k); with
+    ``k == 0`` the value of ``c`` as it is in ``out[0]``. ``mk, mt, mc``: the exposed
+    melds' kinds (0 chow, 1 pung, 2 kong), lowest tiles, concealed flags (``nm`` of them).
+    ``bonus``: what a win is worth besides its points (MCR: the seat payments of the
+    three losers). ``c`` is restored on return."""
+    two = params[3]
+    sets = params[1]
+    nt = params[P_NT]
+    kk = max(k, 1)
+    best = np.zeros(kk, dtype=np.float64)
+    total = np.zeros(kk, dtype=np.float64)
+    rest = np.zeros(34, dtype=np.int64)
+    need = np.zeros(34, dtype=np.int64)
+    xtra = _extras(params, C, c, mk, mt, mc, nm, seat, prevalent)
+    for ti in range(nt):
+        b = P_T0 + TROW * ti
+        kind = params[b + TR_KIND]
+        v = fan_points(C, params[b + TR_FAN]) + xtra
+        if kind == T_PAIRS or kind == T_ORPHANS or kind == T_HONKNIT:
+            v = fan_points(C, params[b + TR_FAN])
+        if v < minimum or v <= 0:
+            continue
+        dead = False
+        base_d = 0
+        m = 0
+        codes = (0, 0, 0, 0)
+        if kind == T_PATTERN:
+            used = 0
+            extra = 0
+            for t in range(34):
+                need[t] = params[b + TR_COUNTS + t]
+            for j in range(nm):
+                hit = False
+                if mk[j] == 0:
+                    for q in range(3):
+                        if not hit and not (used >> q) & 1 and params[b + TR_CHOW + q] == mt[j]:
+                            hit = True
+                            used |= 1 << q
+                            for x in range(mt[j], mt[j] + 3):
+                                need[x] -= 1
+                if not hit:
+                    extra += 1
+            m = sets - params[b + TR_SETS] - extra
+            if m < 0:
+                continue
+            miss = 0
+            for t in range(34):
+                h = min(c[t], need[t])
+                rest[t] = c[t] - h
+                if need[t] > c[t]:
+                    miss += need[t] - c[t]
+                    if need[t] - c[t] > 4 - c[t] - vis[t]:
+                        dead = True
+            if dead:
+                continue
+            codes, _n = hand_codes(rest)
+            base_d = miss
+        elif kind == T_FLUSH:
+            mask = params[b + TR_MASK]
+            for j in range(nm):
+                if not (mask >> mt[j]) & 1:
+                    dead = True
+            if dead:
+                continue
+            for t in range(34):
+                rest[t] = c[t] if (mask >> t) & 1 else 0
+            codes, _n = hand_codes(rest)
+            m = sets - nm
+        elif kind == T_PUNGS:
+            for j in range(nm):
+                if mk[j] == 0:
+                    dead = True
+            if dead:
+                continue
+            m = sets - nm
+        elif kind == T_PLAIN:
+            codes, _n = hand_codes(c)
+            m = sets - nm
+        elif nm > 0:
+            continue
+        for i in range(kk):
+            t = cand[i, 0] if k > 0 else -1
+            if t >= 0:
+                c[t] -= 1
+            if kind == T_PATTERN:
+                d = base_d
+                cc = codes
+                if t >= 0:
+                    if c[t] + 1 <= need[t]:
+                        d += 1
+                    else:
+                        s = t // 9 if t < 27 else 3
+                        cc = replace_code(codes, s, codes[s] - _PW[t - 9 * s])
+                d += regular_distance(cc, m, two, tab, vec, ct, FD)
+            elif kind == T_FLUSH or kind == T_PLAIN:
+                cc = codes
+                if t >= 0 and (kind == T_PLAIN or (params[b + TR_MASK] >> t) & 1):
+                    s = t // 9 if t < 27 else 3
+                    cc = replace_code(codes, s, codes[s] - _PW[t - 9 * s])
+                d = regular_distance(cc, m, two, tab, vec, ct, FD)
+            elif kind == T_PUNGS:
+                P = 0
+                Q = 0
+                for x in range(34):
+                    if c[x] >= 3:
+                        P += 1
+                    elif c[x] == 2:
+                        Q += 1
+                p1 = min(P, m)
+                r = m - p1
+                q = Q + P - p1
+                if q >= r + 1:
+                    d = r
+                elif q >= 1:
+                    d = 2 * r - q + 1
+                else:
+                    d = 2 * r + 1
+            elif kind == T_PAIRS:
+                pairs = 0
+                for x in range(34):
+                    pairs += c[x] // 2
+                d = 7 - min(pairs, 7)
+            elif kind == T_ORPHANS:
+                kinds = 0
+                pair = 0
+                for x in ORPHANS:
+                    if c[x] > 0:
+                        kinds += 1
+                    if c[x] > 1:
+                        pair = 1
+                d = 14 - kinds - pair
+            else:
+                mask = params[b + TR_MASK]
+                kinds = 0
+                for x in range(34):
+                    if (mask >> x) & 1 and c[x] > 0:
+                        kinds += 1
+                d = 14 - min(kinds, 14)
+            if t >= 0:
+                c[t] += 1
+            if d <= horizon + 1:
+                w = (v + bonus) * BETA ** d
+                total[i] += w
+                if w > best[i]:
+                    best[i] = w
+    for i in range(kk):
+        out[i] = best[i] + 0.2 * (total[i] - best[i])
