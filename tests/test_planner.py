@@ -81,7 +81,7 @@ def test_planner_sees_only_what_a_player_sees(monkeypatch, rules):
     """Every planner decision (own turns and claims) of a few deals is recomputed on
     copies of the state whose hidden tiles were shuffled: the decision never changes."""
     orig = _pyloop.PythonSeats._compiled_choice
-    checked = []
+    checked, moved = [], []
     rng = np.random.default_rng(5)
 
     def checking(self, pol, S, W, A, Q, ctx, bc, p, claim):
@@ -89,6 +89,7 @@ def test_planner_sees_only_what_a_player_sees(monkeypatch, rules):
         W0 = W.copy()
         for _ in range(3):
             S2 = _permute_hidden(S, p, rng)
+            moved.append(not np.array_equal(S2, S))
             W[:] = W0
             b = orig(self, pol, S2, W, A, Q, ctx, bc, p, claim)
             assert a == b, (p, claim)
@@ -102,6 +103,7 @@ def test_planner_sees_only_what_a_player_sees(monkeypatch, rules):
     plan = make_plan(rules, "planner", 3, 17)
     play_jobs_python(plan, np.arange(len(plan.jobs)))
     assert len(checked) > 100 and any(checked) and not all(checked)
+    assert np.mean(moved) > 0.9          # the shuffles did change the hidden tiles
 
 
 @pytest.mark.slow

@@ -32,7 +32,7 @@ from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H
                              MELD_FIELDS, MELDS, VISIBLE, WALL_BOTZONE, H_WALL_MODE)
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
-from ._planner import BETA, plan_values
+from ._planner import P_BETA, plan_values
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
@@ -360,7 +360,7 @@ def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, wai
         if cand[i, C_SHANTEN] == 0:
             lw = _ready_legal(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum,
                               _bonus(ctx, S), fans)
-            vals[i] = max(vals[i], lw * BETA / 4.0)
+            vals[i] = max(vals[i], lw * bc[0][P_BETA] / 4000.0)
     vmax = 0.0
     for i in range(k):
         vmax = max(vmax, vals[i])

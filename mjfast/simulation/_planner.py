@@ -45,6 +45,7 @@ P_X_SEAT = 11
 P_X_HONOR = 12      # Taiwan: any honor pung of value
 P_X_CONC = 13       # concealed hand
 P_X_WIN = 14        # the plain win's fan
+P_BETA = 15         # BETA in thousandths (data, so a study may vary it without a compile)
 P_T0 = 16           # first target row
 BETA = 0.3          # the weight of one more tile needed
 REGULAR = 1 << FORM_REGULAR
@@ -131,6 +132,8 @@ def plan_rows(rules: str) -> np.ndarray:
     out = np.full(P_T0 + TROW * len(rows), -1, dtype=np.int64)
     out[:8] = 0
     out[P_NT] = len(rows)
+    import os
+    out[P_BETA] = int(os.environ.get("MJFAST_PLANNER_BETA", round(BETA * 1000)))
     for slot, key in ((P_X_DRAGON, "dragon_pung"), (P_X_PREV, "prevalent_wind"),
                       (P_X_SEAT, "seat_wind"), (P_X_HONOR, "honor_pung"),
                       (P_X_CONC, "concealed_hand"), (P_X_WIN, None)):
@@ -205,6 +208,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
     rest = np.zeros(34, dtype=np.int64)
     need = np.zeros(34, dtype=np.int64)
     xtra = _extras(params, C, c, mk, mt, mc, nm, seat, prevalent)
+    beta = params[P_BETA] / 1000.0
     for ti in range(nt):
         b = P_T0 + TROW * ti
         kind = params[b + TR_KIND]
@@ -332,7 +336,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
             if t >= 0:
                 c[t] += 1
             if d <= horizon + 1:
-                w = (v + bonus) * BETA ** d
+                w = (v + bonus) * beta ** d
                 total[i] += w
                 if w > best[i]:
                     best[i] = w
