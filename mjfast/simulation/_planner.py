@@ -132,8 +132,7 @@ def plan_rows(rules: str) -> np.ndarray:
     out = np.full(P_T0 + TROW * len(rows), -1, dtype=np.int64)
     out[:8] = 0
     out[P_NT] = len(rows)
-    import os
-    out[P_BETA] = int(os.environ.get("MJFAST_PLANNER_BETA", round(BETA * 1000)))
+    out[P_BETA] = round(BETA * 1000)
     for slot, key in ((P_X_DRAGON, "dragon_pung"), (P_X_PREV, "prevalent_wind"),
                       (P_X_SEAT, "seat_wind"), (P_X_HONOR, "honor_pung"),
                       (P_X_CONC, "concealed_hand"), (P_X_WIN, None)):
