@@ -19,7 +19,9 @@ holds (a pung of a dragon / the seat / prevalent wind, the concealed-hand fan wh
 meld is exposed); under a minimum (MCR) a target below it counts for nothing; what a win
 pays besides its points (MCR: 8 from each loser; a base stake) is added. A candidate
 discard is worth ``max_T value_T * BETA ** distance_T`` (plus a fifth of the other
-targets' sum, for flexibility), targets farther than the draws left excluded. The tables
+targets' sum, for flexibility), targets farther than the draws left excluded, and a chow
+pattern whose missing tiles alone keep it below ``PRUNE`` of the best value found so far
+skipped (the broad targets are evaluated first). The tables
 (one row per target, fan ids by key) are built by :func:`plan_rows` from the rule table
 and kept in the bot context's parameter array.
 """
@@ -27,9 +29,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import hand_codes, hand_forms, kernel, load_parts, replace_code
-from ..kernels._context import PARAMS_AT, X_FIELDS
-from ..rules.registry import FORM_REGULAR
+from ..kernels import hand_codes, kernel
+from ..kernels._context import X_FIELDS
+from ..kernels._shanten_tables import CLASS_DISABLED, CLASS_MASK, HONOR_BASE
 
 # target kinds
 T_PATTERN, T_FLUSH, T_PUNGS, T_PAIRS, T_ORPHANS, T_HONKNIT, T_PLAIN = range(7)
@@ -48,7 +50,7 @@ P_X_WIN = 14        # the plain win's fan
 P_BETA = 15         # BETA in thousandths (data, so a study may vary it without a compile)
 P_T0 = 16           # first target row
 BETA = 0.3          # the weight of one more tile needed
-REGULAR = 1 << FORM_REGULAR
+PRUNE = 0.1         # a target that cannot reach this share of the best value is skipped
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 _PW = np.array([5 ** i for i in range(9)], dtype=np.int64)
 
@@ -129,6 +131,11 @@ def plan_rows(rules: str) -> np.ndarray:
         row(T_ORPHANS, "thirteen_orphans")
     win = next((k for k in ("win", "win_shape") if k in fid), None)
     row(T_PLAIN, win)
+    shifted = {fid.get(k) for k in ("mixed_shifted_chows", "pure_shifted_chows")}
+    # the few broad targets first, the many chow patterns last: a target whose missing
+    # pattern tiles alone put it below PRUNE of the best value so far is skipped
+    rows.sort(key=lambda r: (r[TR_KIND] == T_PATTERN, int(r[TR_COUNTS:].max()),
+                             r[TR_FAN] in shifted))
     out = np.full(P_T0 + TROW * len(rows), -1, dtype=np.int64)
     out[:8] = 0
     out[P_NT] = len(rows)
@@ -152,11 +159,21 @@ def fan_points(C, f):
     return C[C[X_FIELDS + 3] + f]
 
 
-@kernel
-def regular_distance(codes, m, two, tab, vec, ct, FD):
-    """Tiles the hand of part codes ``codes`` needs for ``m`` sets and a pair (regular
-    form only)."""
-    return hand_forms(load_parts(codes, two, tab), m, REGULAR, 99, two, vec, ct, FD, 1)
+@kernel(inline="always")
+def _cls(code, s, two, tab):
+    """The shanten-table class of part ``s`` (0..3) with base-5 code ``code``."""
+    if s == 3:
+        return tab[code + HONOR_BASE, 0] & CLASS_MASK
+    if two and s > 0:
+        return CLASS_DISABLED
+    return tab[code, 0] & CLASS_MASK
+
+
+@kernel(inline="always")
+def _reg(c0, c1, c2, c3, m, vec, ct):
+    """Tiles a hand of part classes ``c0..c3`` needs for ``m`` sets and a pair (the
+    regular form: three class-table lookups, :mod:`mjfast.kernels._shanten`)."""
+    return (vec[ct[ct[ct[c0, c1], c2], c3]] >> (5 * (2 * m + 1))) & 31
 
 
 @kernel
@@ -208,6 +225,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
     need = np.zeros(34, dtype=np.int64)
     xtra = _extras(params, C, c, mk, mt, mc, nm, seat, prevalent)
     beta = params[P_BETA] / 1000.0
+    gbest = 0.0
     for ti in range(nt):
         b = P_T0 + TROW * ti
         kind = params[b + TR_KIND]
@@ -219,7 +237,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
         dead = False
         base_d = 0
         m = 0
-        codes = (0, 0, 0, 0)
+        k0 = k1 = k2 = k3 = 0
         if kind == T_PATTERN:
             used = 0
             extra = 0
@@ -247,9 +265,9 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
                     miss += need[t] - c[t]
                     if need[t] - c[t] > 4 - c[t] - vis[t]:
                         dead = True
-            if dead:
+            if dead or (v + bonus) * beta ** miss < PRUNE * gbest:
                 continue
-            codes, _n = hand_codes(rest)
+            (k0, k1, k2, k3), _n = hand_codes(rest)
             base_d = miss
         elif kind == T_FLUSH:
             mask = params[b + TR_MASK]
@@ -260,7 +278,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
                 continue
             for t in range(34):
                 rest[t] = c[t] if (mask >> t) & 1 else 0
-            codes, _n = hand_codes(rest)
+            (k0, k1, k2, k3), _n = hand_codes(rest)
             m = sets - nm
         elif kind == T_PUNGS:
             for j in range(nm):
@@ -270,30 +288,41 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
                 continue
             m = sets - nm
         elif kind == T_PLAIN:
-            codes, _n = hand_codes(c)
+            (k0, k1, k2, k3), _n = hand_codes(c)
             m = sets - nm
         elif nm > 0:
             continue
+        c0 = _cls(k0, 0, two, tab)
+        c1 = _cls(k1, 1, two, tab)
+        c2 = _cls(k2, 2, two, tab)
+        c3 = _cls(k3, 3, two, tab)
         for i in range(kk):
             t = cand[i, 0] if k > 0 else -1
             if t >= 0:
                 c[t] -= 1
-            if kind == T_PATTERN:
+            if kind == T_PATTERN or kind == T_FLUSH or kind == T_PLAIN:
                 d = base_d
-                cc = codes
+                lose = False
                 if t >= 0:
-                    if c[t] + 1 <= need[t]:
-                        d += 1
-                    else:
-                        s = t // 9 if t < 27 else 3
-                        cc = replace_code(codes, s, codes[s] - _PW[t - 9 * s])
-                d += regular_distance(cc, m, two, tab, vec, ct, FD)
-            elif kind == T_FLUSH or kind == T_PLAIN:
-                cc = codes
-                if t >= 0 and (kind == T_PLAIN or (params[b + TR_MASK] >> t) & 1):
+                    if kind == T_PATTERN:
+                        if c[t] + 1 <= need[t]:
+                            d += 1
+                        else:
+                            lose = True
+                    elif kind == T_PLAIN or (params[b + TR_MASK] >> t) & 1:
+                        lose = True
+                if lose:
                     s = t // 9 if t < 27 else 3
-                    cc = replace_code(codes, s, codes[s] - _PW[t - 9 * s])
-                d = regular_distance(cc, m, two, tab, vec, ct, FD)
+                    if s == 0:
+                        d += _reg(_cls(k0 - _PW[t], 0, two, tab), c1, c2, c3, m, vec, ct)
+                    elif s == 1:
+                        d += _reg(c0, _cls(k1 - _PW[t - 9], 1, two, tab), c2, c3, m, vec, ct)
+                    elif s == 2:
+                        d += _reg(c0, c1, _cls(k2 - _PW[t - 18], 2, two, tab), c3, m, vec, ct)
+                    else:
+                        d += _reg(c0, c1, c2, _cls(k3 - _PW[t - 27], 3, two, tab), m, vec, ct)
+                else:
+                    d += _reg(c0, c1, c2, c3, m, vec, ct)
             elif kind == T_PUNGS:
                 P = 0
                 Q = 0
@@ -339,5 +368,6 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
                 total[i] += w
                 if w > best[i]:
                     best[i] = w
+                    gbest = max(gbest, w)
     for i in range(kk):
         out[i] = best[i] + 0.2 * (total[i] - best[i])
