@@ -29,10 +29,11 @@ from ..engine.compiled import (K_CHOW, K_DISCARD, K_KONG_ADDED, K_KONG_CONCEALED
 from ..engine.compiled import wall_left
 from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H_PREVALENT,
                              H_SEATS, M_FLAGS, M_KIND, M_TILE, MAX_MELDS, MELD_CONCEALED,
-                             MELD_FIELDS, MELDS, VISIBLE, WALL_BOTZONE, H_WALL_MODE)
+                             MELD_FIELDS, MELDS, VISIBLE, WALL_BOTZONE, H_WALL_MODE,
+                             H_NDISC, MAX_RIVER, RIVER)
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
-from ._planner import P_BETA, plan_values
+from ._planner import P_BETA, P_DANGER, plan_values
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
@@ -361,19 +362,56 @@ def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, wai
             lw = _ready_legal(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum,
                               _bonus(ctx, S), fans)
             vals[i] = max(vals[i], lw * bc[0][P_BETA] / 4000.0)
-    vmax = 0.0
+    plain = True                 # no plan: as efficiency (but for the danger)
+    for i in range(k):
+        if vals[i] > 0:
+            plain = False
+    if bc[0][P_DANGER] > 0:
+        _danger(S, ctx, p, c, cand, k, minimum, bc[0][P_DANGER], vals)
+    vmax = -1e30
+    vmin = 1e30
     for i in range(k):
         vmax = max(vmax, vals[i])
+        vmin = min(vmin, vals[i])
     for i in range(k):
         lv = max(cand[i, C_LIVE], 0)
-        if vmax > 0:
-            scores[i] = (np.int64(vals[i] / vmax * 10000.0) * 100
-                         + (9 - min(cand[i, C_SHANTEN], 9))) * 1000 + min(lv, 999)
-        elif cand[i, C_SHANTEN] == best:
-            scores[i] = 1000 * 1000 + lv
+        rel = 0
+        if vmax > vmin:
+            rel = np.int64((vals[i] - vmin) / (vmax - vmin) * 10000.0)
+        if plain:
+            sh = 1 if cand[i, C_SHANTEN] == best else 0
+            scores[i] = (sh * 1000 + (min(lv, 999) if sh else 0)) * 10001 + rel
         else:
-            scores[i] = -1
+            scores[i] = (rel * 100 + (9 - min(cand[i, C_SHANTEN], 9))) * 1000 + min(lv, 999)
     return _finish(bc, p, acts, n, k, scores, key, ctr, waits)
+
+
+@kernel
+def _danger(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
+    """Take from each candidate's value the points it may lose by feeding a win, from
+    what every player sees: an opponent's chance of being ready grows with its discards
+    and exposed melds; a tile completes a ready hand with a small chance, none for an
+    honor whose every other copy is in sight, less for a tile the opponent discarded
+    itself; a win fed costs about the minimum and a seat payment."""
+    n = S[H_PLAYERS]
+    loss = (minimum + _bonus(ctx, S) / max(n - 1, 1) + 4.0) * bc_danger / 1000.0
+    for q in range(n):
+        if q == p:
+            continue
+        ready = min(0.9, 0.04 * S[H_NDISC + q] + 0.12 * S[H_NMELDS + q])
+        if ready <= 0:
+            continue
+        nd = min(S[H_NDISC + q], MAX_RIVER)
+        for i in range(k):
+            t = cand[i, C_TILE]
+            w = 0.06 if t < 27 else 0.03
+            if t >= 27 and 4 - c[t] - S[VISIBLE + t] <= 0:
+                w = 0.0
+            for j in range(nd):
+                if (S[RIVER + MAX_RIVER * q + j] & 63) == t:
+                    w *= 0.3
+                    break
+            vals[i] -= ready * w * loss
 
 
 @kernel

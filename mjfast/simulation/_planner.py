@@ -48,8 +48,11 @@ P_X_HONOR = 12      # Taiwan: any honor pung of value
 P_X_CONC = 13       # concealed hand
 P_X_WIN = 14        # the plain win's fan
 P_BETA = 15         # BETA in thousandths (data, so a study may vary it without a compile)
+P_DANGER = 7        # DANGER in thousandths
 P_T0 = 16           # first target row
 BETA = 0.3          # the weight of one more tile needed
+DANGER = 0.0        # the weight of the estimated loss of feeding a win (0: no defence;
+                    # chosen by duplicate strength against `value`: docs/simulation.md)
 PRUNE = 0.1         # a target that cannot reach this share of the best value is skipped
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 _PW = np.array([5 ** i for i in range(9)], dtype=np.int64)
@@ -140,6 +143,7 @@ def plan_rows(rules: str) -> np.ndarray:
     out[:8] = 0
     out[P_NT] = len(rows)
     out[P_BETA] = round(BETA * 1000)
+    out[P_DANGER] = round(DANGER * 1000)
     for slot, key in ((P_X_DRAGON, "dragon_pung"), (P_X_PREV, "prevalent_wind"),
                       (P_X_SEAT, "seat_wind"), (P_X_HONOR, "honor_pung"),
                       (P_X_CONC, "concealed_hand"), (P_X_WIN, None)):
