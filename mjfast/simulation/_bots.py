@@ -33,7 +33,7 @@ from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H
                              H_NDISC, MAX_RIVER, RIVER)
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
-from ._planner import P_BETA, P_DANGER, plan_values
+from ._planner import P_BETA, P_DANGER, payoff, plan_values
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
@@ -286,7 +286,7 @@ def _horizon(S, p):
 
 
 @kernel
-def _ready_legal(S, ctx, p, d, eff, c, minimum, bonus, fans):
+def _ready_legal(S, ctx, p, d, eff, c, minimum, fans):
     """Live-weighted points of the legal wins of the ready hand left by discarding ``d``
     (winning tiles ``eff``), each scored by the engine as a discard win."""
     S[HAND + 34 * p + d] -= 1
@@ -298,7 +298,7 @@ def _ready_legal(S, ctx, p, d, eff, c, minimum, bonus, fans):
             if lv > 0:
                 total, legal, fl = win_value(S, ctx, p, w, False, False, fans)
                 if total > 0 and legal and total >= minimum:
-                    weighted += lv * (total + bonus)
+                    weighted += lv * payoff(ctx[0], total)
     c[d] += 1
     S[HAND + 34 * p + d] += 1
     return weighted
@@ -309,15 +309,8 @@ def _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, out):
     """:func:`plan_values` for player ``p``'s hand ``c`` and melds (``k`` candidates of
     ``cand``; ``k == 0``: the hand as it is)."""
     params, tab, vec, ct, opt, FD, R, cnd, emask = bc
-    plan_values(c, mk, mt, mc, nm, S[VISIBLE:VISIBLE + 34], params, ctx[1], tab, vec, ct, FD,
-                cand, k, minimum, _bonus(ctx, S), _horizon(S, p), S[H_SEATS + p],
-                S[H_PREVALENT], out)
-
-
-@kernel
-def _bonus(ctx, S):
-    """What a win pays besides its points: MCR's seat payment from each loser, a base."""
-    return ctx[0][C_SEAT_PAY] * (S[H_PLAYERS] - 1) + ctx[0][C_BASE]
+    plan_values(c, mk, mt, mc, nm, S[VISIBLE:VISIBLE + 34], params, ctx[1], ctx[0], tab, vec,
+                ct, cand, k, minimum, _horizon(S, p), S[H_SEATS + p], S[H_PREVALENT], out)
 
 
 @kernel
@@ -359,9 +352,14 @@ def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, wai
     _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, vals)
     for i in range(k):
         if cand[i, C_SHANTEN] == 0:
-            lw = _ready_legal(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum,
-                              _bonus(ctx, S), fans)
-            vals[i] = max(vals[i], lw * bc[0][P_BETA] / 4000.0)
+            # a ready hand: the engine's exact value of its live legal waits (a live copy
+            # weighs a quarter of a target one tile away); ready without a legal wait,
+            # its targets are at least one exchange further
+            lw = _ready_legal(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum, fans)
+            if lw > 0:
+                vals[i] = max(vals[i], lw * bc[0][P_BETA] / 4000.0)
+            else:
+                vals[i] *= bc[0][P_BETA] / 1000.0
     plain = True                 # no plan: as efficiency (but for the danger)
     for i in range(k):
         if vals[i] > 0:
@@ -394,7 +392,7 @@ def _danger(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
     honor whose every other copy is in sight, less for a tile the opponent discarded
     itself; a win fed costs about the minimum and a seat payment."""
     n = S[H_PLAYERS]
-    loss = (minimum + _bonus(ctx, S) / max(n - 1, 1) + 4.0) * bc_danger / 1000.0
+    loss = payoff(ctx[0], minimum + 4) / max(n - 1, 1) * bc_danger / 1000.0
     for q in range(n):
         if q == p:
             continue

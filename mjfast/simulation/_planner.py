@@ -16,9 +16,10 @@ copies are all visible is dead.
 A target's *value* is its fan's points read from the engine context at run time (so a
 variant that changes a value or the minimum changes the play) plus what the hand already
 holds (a pung of a dragon / the seat / prevalent wind, the concealed-hand fan while no
-meld is exposed); under a minimum (MCR) a target below it counts for nothing; what a win
-pays besides its points (MCR: 8 from each loser; a base stake) is added. A candidate
-discard is worth ``max_T value_T * BETA ** distance_T`` (plus a fifth of the other
+meld is exposed); under a minimum (MCR) a target below it counts for nothing; the points
+are turned into what the win pays under the rule set's settlement (:func:`payoff`: MCR
+adds 8 from each loser, Tuidaohu doubles per fan). A candidate discard is worth
+``max_T payoff_T * BETA ** distance_T`` (plus a fifth of the other
 targets' sum, for flexibility), targets farther than the draws left excluded, and a chow
 pattern whose missing tiles alone keep it below ``PRUNE`` of the best value found so far
 skipped (the broad targets are evaluated first). The tables
@@ -29,7 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import hand_codes, kernel
+from ..kernels import (C_BASE, C_FAN_CAP, C_PLAYERS, C_RULES, C_SEAT_PAY, C_UNIT, hand_codes,
+                       kernel)
 from ..kernels._context import X_FIELDS
 from ..kernels._shanten_tables import CLASS_DISABLED, CLASS_MASK, HONOR_BASE
 
@@ -163,6 +165,23 @@ def fan_points(C, f):
     return C[C[X_FIELDS + 3] + f]
 
 
+@kernel
+def payoff(P, v):
+    """What a win of ``v`` points pays the winner on a discard under the settlement
+    parameters ``P`` (the engine's parameter block): MCR the points and every loser's
+    seat payment; Taiwan base + unit x points; Tuidaohu and two-player base x 2 ** (fan -
+    1), the fan capped."""
+    r = P[C_RULES]
+    if r == 0:
+        return v + P[C_SEAT_PAY] * (P[C_PLAYERS] - 1)
+    if r == 1:
+        return P[C_BASE] + P[C_UNIT] * v
+    capped = min(v, P[C_FAN_CAP])
+    if capped < 1:
+        return 0
+    return P[C_BASE] * (1 << (capped - 1))
+
+
 @kernel(inline="always")
 def _cls(code, s, two, tab):
     """The shanten-table class of part ``s`` (0..3) with base-5 code ``code``."""
@@ -212,13 +231,13 @@ def _extras(params, C, c, mk, mt, mc, nm, seat, prevalent):
 
 
 @kernel
-def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, minimum,
-                bonus, horizon, seat, prevalent, out):
+def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, minimum,
+                horizon, seat, prevalent, out):
     """``out[i]``: the plan value of discarding ``cand[i, 0]`` from ``c`` (i < k); with
     ``k == 0`` the value of ``c`` as it is in ``out[0]``. ``mk, mt, mc``: the exposed
     melds' kinds (0 chow, 1 pung, 2 kong), lowest tiles, concealed flags (``nm`` of them).
-    ``bonus``: what a win is worth besides its points (MCR: the seat payments of the
-    three losers). ``c`` is restored on return."""
+    ``C``: the engine context array (fan points), ``P`` its parameter block (minimum,
+    settlement: :func:`payoff`). ``c`` is restored on return."""
     two = params[3]
     sets = params[1]
     nt = params[P_NT]
@@ -238,6 +257,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
             v = fan_points(C, params[b + TR_FAN])
         if v < minimum or v <= 0:
             continue
+        pay = payoff(P, v)
         dead = False
         base_d = 0
         m = 0
@@ -269,7 +289,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
                     miss += need[t] - c[t]
                     if need[t] - c[t] > 4 - c[t] - vis[t]:
                         dead = True
-            if dead or (v + bonus) * beta ** miss < PRUNE * gbest:
+            if dead or pay * beta ** miss < PRUNE * gbest:
                 continue
             (k0, k1, k2, k3), _n = hand_codes(rest)
             base_d = miss
@@ -328,16 +348,16 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
                 else:
                     d += _reg(c0, c1, c2, c3, m, vec, ct)
             elif kind == T_PUNGS:
-                P = 0
-                Q = 0
+                npg = 0
+                npr = 0
                 for x in range(34):
                     if c[x] >= 3:
-                        P += 1
+                        npg += 1
                     elif c[x] == 2:
-                        Q += 1
-                p1 = min(P, m)
+                        npr += 1
+                p1 = min(npg, m)
                 r = m - p1
-                q = Q + P - p1
+                q = npr + npg - p1
                 if q >= r + 1:
                     d = r
                 elif q >= 1:
@@ -368,7 +388,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, tab, vec, ct, FD, cand, k, mi
             if t >= 0:
                 c[t] += 1
             if d <= horizon + 1:
-                w = (v + bonus) * beta ** d
+                w = pay * beta ** d
                 total[i] += w
                 if w > best[i]:
                     best[i] = w
