@@ -472,4 +472,6 @@ def planner_claim(S, ctx, bc, p, acts, n, minimum, c):
             elif v1 > best_v:
                 best_v = v1
                 best_i = i
+    if best_i != pass_i and claim_choice(S, bc, p, acts, n, c) == pass_i:
+        return pass_i            # a claim must also bring the hand closer (its shanten)
     return best_i
