@@ -19,8 +19,9 @@ holds (a pung of a dragon / the seat / prevalent wind, the concealed-hand fan wh
 meld is exposed); under a minimum (MCR) a target below it counts for nothing; the points
 are turned into what the win pays under the rule set's settlement (:func:`payoff`: MCR
 adds 8 from each loser, Tuidaohu doubles per fan). A candidate discard is worth
-``max_T payoff_T * BETA ** distance_T`` (plus a fifth of the other
-targets' sum, for flexibility), targets farther than the draws left excluded, and a chow
+``max_T payoff_T * BETA ** distance_T`` (under a minimum plus ``FLEX`` of the other
+targets' sum: more ways to reach it; where every win counts the plain win is always a
+target and the sum would count the same hands twice), targets farther than the draws left excluded, and a chow
 pattern whose missing tiles alone keep it below ``PRUNE`` of the best value found so far
 skipped (the broad targets are evaluated first). The tables
 (one row per target, fan ids by key) are built by :func:`plan_rows` from the rule table
@@ -55,6 +56,7 @@ P_T0 = 16           # first target row
 BETA = 0.3          # the weight of one more tile needed
 DANGER = 0.0        # the weight of the estimated loss of feeding a win (0: no defence;
                     # chosen by duplicate strength against `value`: docs/simulation.md)
+FLEX = 0.2          # under a minimum: the weight of the other targets (more ways to reach it)
 PRUNE = 0.1         # a target that cannot reach this share of the best value is skipped
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 _PW = np.array([5 ** i for i in range(9)], dtype=np.int64)
@@ -249,6 +251,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
     xtra = _extras(params, C, c, mk, mt, mc, nm, seat, prevalent)
     beta = params[P_BETA] / 1000.0
     gbest = 0.0
+    flex = FLEX if minimum > 0 else 0.0
     for ti in range(nt):
         b = P_T0 + TROW * ti
         kind = params[b + TR_KIND]
@@ -394,4 +397,4 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
                     best[i] = w
                     gbest = max(gbest, w)
     for i in range(kk):
-        out[i] = best[i] + 0.2 * (total[i] - best[i])
+        out[i] = best[i] + flex * (total[i] - best[i])
