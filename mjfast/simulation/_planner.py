@@ -37,7 +37,7 @@ from ..kernels._context import X_FIELDS
 from ..kernels._shanten_tables import CLASS_DISABLED, CLASS_MASK, HONOR_BASE
 
 # target kinds
-T_PATTERN, T_FLUSH, T_PUNGS, T_PAIRS, T_ORPHANS, T_HONKNIT, T_PLAIN = range(7)
+T_PATTERN, T_FLUSH, T_PUNGS, T_PAIRS, T_ORPHANS, T_HONKNIT, T_PLAIN, T_TYPES = range(8)
 # a target row: kind, fan id, pattern sets, allowed-tile mask, 3 chow starts, pad, counts[34]
 TR_KIND, TR_FAN, TR_SETS, TR_MASK, TR_CHOW = 0, 1, 2, 3, 4
 TR_COUNTS = 8
@@ -132,6 +132,8 @@ def plan_rows(rules: str) -> np.ndarray:
         row(T_FLUSH, "full_flush", 0, suit)
     row(T_FLUSH, "all_honors", 0, honors)
     row(T_PUNGS, "all_pungs")
+    if not two:
+        row(T_TYPES, "all_types")
     if FORM_SEVEN_PAIRS in rs.forms:
         row(T_PAIRS, "seven_pairs")
     if FORM_THIRTEEN_ORPHANS in rs.forms:
@@ -199,6 +201,28 @@ def _reg(c0, c1, c2, c3, m, vec, ct):
     """Tiles a hand of part classes ``c0..c3`` needs for ``m`` sets and a pair (the
     regular form: three class-table lookups, :mod:`mjfast.kernels._shanten`)."""
     return (vec[ct[ct[ct[c0, c1], c2], c3]] >> (5 * (2 * m + 1))) & 31
+
+
+@kernel
+def _types_short(c, mt, nm):
+    """All types: tiles short of a group in each of the five kinds (characters, dots,
+    bamboo, winds, dragons): 0 for a meld or two tiles of the suit (a pair of one wind /
+    dragon), 1 for one tile, 2 for none (added to the regular distance: an upper bound)."""
+    short = 0
+    for g in range(5):
+        lo = 9 * g if g < 3 else (27 if g == 3 else 31)
+        hi = lo + 9 if g < 3 else (31 if g == 3 else 34)
+        have = 0
+        for j in range(nm):
+            if lo <= mt[j] < hi:
+                have = 2
+        for x in range(lo, hi):
+            if g < 3:
+                have = min(2, have + c[x])
+            else:
+                have = max(have, min(2, c[x]))
+        short += 2 - have
+    return short
 
 
 @kernel
@@ -314,7 +338,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
             if dead:
                 continue
             m = sets - nm
-        elif kind == T_PLAIN:
+        elif kind == T_PLAIN or kind == T_TYPES:
             (k0, k1, k2, k3), _n = hand_codes(c)
             m = sets - nm
         elif nm > 0:
@@ -327,8 +351,10 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
             t = cand[i, 0] if k > 0 else -1
             if t >= 0:
                 c[t] -= 1
-            if kind == T_PATTERN or kind == T_FLUSH or kind == T_PLAIN:
+            if kind == T_PATTERN or kind == T_FLUSH or kind == T_PLAIN or kind == T_TYPES:
                 d = base_d
+                if kind == T_TYPES:
+                    d += _types_short(c, mt, nm)
                 lose = False
                 if t >= 0:
                     if kind == T_PATTERN:
@@ -336,7 +362,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
                             d += 1
                         else:
                             lose = True
-                    elif kind == T_PLAIN or (params[b + TR_MASK] >> t) & 1:
+                    elif kind == T_PLAIN or kind == T_TYPES or (params[b + TR_MASK] >> t) & 1:
                         lose = True
                 if lose:
                     s = t // 9 if t < 27 else 3
