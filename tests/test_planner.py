@@ -76,7 +76,7 @@ def _permute_hidden(S, p, rng):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", ["mcr", "tuidaohu"])
+@pytest.mark.parametrize("rules", ["mcr", "taiwan", "tuidaohu", "two_player"])
 def test_planner_sees_only_what_a_player_sees(monkeypatch, rules):
     """Every planner decision (own turns and claims) of a few deals is recomputed on
     copies of the state whose hidden tiles were shuffled: the decision never changes."""
@@ -100,7 +100,7 @@ def test_planner_sees_only_what_a_player_sees(monkeypatch, rules):
         return a
 
     monkeypatch.setattr(_pyloop.PythonSeats, "_compiled_choice", checking)
-    plan = make_plan(rules, "planner", 3, 17)
+    plan = make_plan(rules, "planner", 8 if rules == "two_player" else 3, 17)
     play_jobs_python(plan, np.arange(len(plan.jobs)))
     assert len(checked) > 100 and any(checked) and not all(checked)
     assert np.mean(moved) > 0.9          # the shuffles did change the hidden tiles
