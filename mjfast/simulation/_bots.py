@@ -23,18 +23,26 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kernels import C_BASE, C_MINIMUM, C_SEAT_PAY
 from ..engine.compiled import (K_CHOW, K_DISCARD, K_KONG_ADDED, K_KONG_CONCEALED,
                                K_KONG_EXPOSED, K_PUNG, K_WIN, win_value)
-from ..engine.layout import ACT_PASS, HAND, H_LAST_TILE, VISIBLE
+from ..engine.compiled import wall_left
+from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H_PREVALENT,
+                             H_SEATS, M_FLAGS, M_KIND, M_TILE, MAX_MELDS, MELD_CONCEALED,
+                             MELD_FIELDS, MELDS, VISIBLE, WALL_BOTZONE, H_WALL_MODE,
+                             H_NDISC, MAX_RIVER, RIVER)
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
+from ._planner import P_BETA, P_DANGER, payoff, plan_values
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
 BOT_VALUE = 1
+BOT_PLANNER = 2
 BOT_PYTHON = -1          # decided outside the compiled loop (Python policy, external bot)
-BUILTIN = {"efficiency": BOT_EFFICIENCY, "value": BOT_VALUE}
+BUILTIN = {"efficiency": BOT_EFFICIENCY, "value": BOT_VALUE, "planner": BOT_PLANNER}
 NEED_VALUE = -2          # turn_choice: a value bot's ready discards must be ranked
+NEED_PLAN = -3           # turn_choice: a planner decides (:func:`planner_turn`)
 
 
 @kernel
@@ -107,6 +115,8 @@ def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
     for i in range(n):
         if acts[i, 0] == K_WIN:
             return i, 0
+    if bot == BOT_PLANNER:
+        return NEED_PLAN, 0
     k = _options(S, bc, p, c)
     cand = bc[7]
     best = 99
@@ -239,10 +249,229 @@ def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans,
     i, k = turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits)
     if i == NEED_VALUE:
         i = value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, waits)
+    elif i == NEED_PLAN:
+        i = planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, waits)
     return i
 
 
 @kernel
 def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
-    """:func:`claim_choice` with the Python loop's arguments."""
+    """:func:`claim_choice` (:func:`planner_claim` for a planner) with the Python loop's
+    arguments."""
+    if bot == BOT_PLANNER:
+        return planner_claim(S, ctx, bc, p, acts, n, ctx[0][C_MINIMUM], c)
     return claim_choice(S, bc, p, acts, n, c)
+
+
+# ---- planner --------------------------------------------------------------------------
+@kernel
+def _melds(S, p, mk, mt, mc):
+    """``p``'s melds into ``mk`` (kind), ``mt`` (lowest tile), ``mc`` (1: concealed
+    kong); returns their count."""
+    nm = S[H_NMELDS + p]
+    for j in range(nm):
+        m = MELDS + (p * MAX_MELDS + j) * MELD_FIELDS
+        mk[j] = S[m + M_KIND]
+        mt[j] = S[m + M_TILE]
+        mc[j] = 1 if (S[m + M_FLAGS] & MELD_CONCEALED) != 0 else 0
+    return nm
+
+
+@kernel
+def _horizon(S, p):
+    """The draws ``p`` can still expect (its Botzone segment; else the wall's share)."""
+    if S[H_WALL_MODE] == WALL_BOTZONE:
+        return wall_left(S, p)
+    return wall_left(S, p) // S[H_PLAYERS]
+
+
+@kernel
+def _ready_legal(S, ctx, p, d, eff, c, minimum, fans):
+    """Live-weighted points of the legal wins of the ready hand left by discarding ``d``
+    (winning tiles ``eff``), each scored by the engine as a discard win."""
+    S[HAND + 34 * p + d] -= 1
+    c[d] -= 1
+    weighted = 0
+    for w in range(34):
+        if (eff >> w) & 1:
+            lv = 4 - c[w] - S[VISIBLE + w]
+            if lv > 0:
+                total, legal, fl = win_value(S, ctx, p, w, False, False, fans)
+                if total > 0 and legal and total >= minimum:
+                    weighted += lv * payoff(ctx[0], total)
+    c[d] += 1
+    S[HAND + 34 * p + d] += 1
+    return weighted
+
+
+@kernel
+def _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, out):
+    """:func:`plan_values` for player ``p``'s hand ``c`` and melds (``k`` candidates of
+    ``cand``; ``k == 0``: the hand as it is)."""
+    params, tab, vec, ct, opt, FD, R, cnd, emask = bc
+    plan_values(c, mk, mt, mc, nm, S[VISIBLE:VISIBLE + 34], params, ctx[1], ctx[0], tab, vec,
+                ct, cand, k, minimum, _horizon(S, p), S[H_SEATS + p], S[H_PREVALENT], out)
+
+
+@kernel
+def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, waits):
+    """A planner's own turn: a win when offered; a kong that keeps the shanten; else the
+    discard of the highest plan value (:mod:`._planner`; a ready discard also by the
+    engine's exact value of its legal waits), then the lower shanten and more live
+    effective tiles; without any plan, as ``efficiency``."""
+    waits[p] = -1
+    for i in range(n):
+        if acts[i, 0] == K_WIN:
+            return i
+    k = _options(S, bc, p, c)
+    cand = bc[7]
+    emask = bc[8]
+    best = 99
+    for i in range(k):
+        if cand[i, C_SHANTEN] < best:
+            best = cand[i, C_SHANTEN]
+    for i in range(n):
+        kind = acts[i, 0]
+        if kind == K_KONG_CONCEALED:
+            t = acts[i, 1]
+            c[t] -= 4
+            s = _shanten(bc, c)
+            c[t] += 4
+            if s <= best:
+                return i
+        elif kind == K_KONG_ADDED:
+            t = acts[i, 1]
+            for j in range(k):
+                if cand[j, C_TILE] == t and cand[j, C_SHANTEN] == best:
+                    return i
+    mk = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    mt = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    mc = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    nm = _melds(S, p, mk, mt, mc)
+    vals = np.zeros(k, dtype=np.float64)
+    _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, vals)
+    for i in range(k):
+        if cand[i, C_SHANTEN] == 0:
+            # a ready hand: the engine's exact value of its live legal waits (a live copy
+            # weighs a quarter of a target one tile away); ready without a legal wait,
+            # its targets are at least one exchange further
+            lw = _ready_legal(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum, fans)
+            if lw > 0:
+                vals[i] = max(vals[i], lw * bc[0][P_BETA] / 4000.0)
+            else:
+                vals[i] *= bc[0][P_BETA] / 1000.0
+    plain = True                 # no plan: as efficiency (but for the danger)
+    for i in range(k):
+        if vals[i] > 0:
+            plain = False
+    if bc[0][P_DANGER] > 0:
+        _danger(S, ctx, p, c, cand, k, minimum, bc[0][P_DANGER], vals)
+    vmax = -1e30
+    vmin = 1e30
+    for i in range(k):
+        vmax = max(vmax, vals[i])
+        vmin = min(vmin, vals[i])
+    for i in range(k):
+        lv = max(cand[i, C_LIVE], 0)
+        rel = 0
+        if vmax > vmin:
+            rel = np.int64((vals[i] - vmin) / (vmax - vmin) * 10000.0)
+        if plain:
+            sh = 1 if cand[i, C_SHANTEN] == best else 0
+            scores[i] = (sh * 1000 + (min(lv, 999) if sh else 0)) * 10001 + rel
+        else:
+            scores[i] = (rel * 100 + (9 - min(cand[i, C_SHANTEN], 9))) * 1000 + min(lv, 999)
+    return _finish(bc, p, acts, n, k, scores, key, ctr, waits)
+
+
+@kernel
+def _danger(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
+    """Take from each candidate's value the points it may lose by feeding a win, from
+    what every player sees: an opponent's chance of being ready grows with its discards
+    and exposed melds; a tile completes a ready hand with a small chance, none for an
+    honor whose every other copy is in sight, less for a tile the opponent discarded
+    itself; a win fed costs about the minimum and a seat payment."""
+    n = S[H_PLAYERS]
+    loss = payoff(ctx[0], minimum + 4) / max(n - 1, 1) * bc_danger / 1000.0
+    for q in range(n):
+        if q == p:
+            continue
+        ready = min(0.9, 0.04 * S[H_NDISC + q] + 0.12 * S[H_NMELDS + q])
+        if ready <= 0:
+            continue
+        nd = min(S[H_NDISC + q], MAX_RIVER)
+        for i in range(k):
+            t = cand[i, C_TILE]
+            w = 0.06 if t < 27 else 0.03
+            if t >= 27 and 4 - c[t] - S[VISIBLE + t] <= 0:
+                w = 0.0
+            for j in range(nd):
+                if (S[RIVER + MAX_RIVER * q + j] & 63) == t:
+                    w *= 0.3
+                    break
+            vals[i] -= ready * w * loss
+
+
+@kernel
+def planner_claim(S, ctx, bc, p, acts, n, minimum, c):
+    """A planner on another player's discard / added kong: a win when offered; a pung or
+    chow when the plan value after it (and its best discard) beats the hand's as it is; an
+    exposed kong when it does not lower the plan value (or, without a plan, the shanten)."""
+    pass_i = -1
+    for i in range(n):
+        if acts[i, 0] == K_WIN:
+            return i
+        if acts[i, 0] == ACT_PASS:
+            pass_i = i
+    _hand(S, p, c)
+    t = S[H_LAST_TILE]
+    params, tab, vec, ct, opt, FD, R, cand, emask = bc
+    vis = S[VISIBLE:VISIBLE + 34]
+    mk = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    mt = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    mc = np.zeros(MAX_MELDS + 1, dtype=np.int64)
+    nm = _melds(S, p, mk, mt, mc)
+    vals = np.zeros(R.shape[0], dtype=np.float64)
+    _plan(S, ctx, bc, p, c, cand, 0, minimum, mk, mt, mc, nm, vals)
+    v0 = vals[0]
+    best_i = pass_i
+    best_v = v0
+    for i in range(n):
+        kind = acts[i, 0]
+        if kind == K_PUNG or kind == K_CHOW or kind == K_KONG_EXPOSED:
+            lo = acts[i, 2] if kind == K_CHOW else t
+            if kind == K_PUNG:
+                c[t] -= 2
+            elif kind == K_KONG_EXPOSED:
+                c[t] -= 3
+            else:
+                for x in range(lo, lo + 3):
+                    if x != t:
+                        c[x] -= 1
+            mk[nm] = 0 if kind == K_CHOW else (1 if kind == K_PUNG else 2)
+            mt[nm] = lo
+            mc[nm] = 0
+            k = 0
+            if kind != K_KONG_EXPOSED:
+                k = discard_options(c, vis, params, tab, vec, ct, opt, FD, R, cand, emask)
+            _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm + 1, vals)
+            v1 = 0.0
+            for j in range(max(k, 1)):
+                v1 = max(v1, vals[j])
+            if kind == K_PUNG:
+                c[t] += 2
+            elif kind == K_KONG_EXPOSED:
+                c[t] += 3
+            else:
+                for x in range(lo, lo + 3):
+                    if x != t:
+                        c[x] += 1
+            if kind == K_KONG_EXPOSED:
+                if v1 > 0 and v1 >= v0:
+                    return i
+            elif v1 > best_v:
+                best_v = v1
+                best_i = i
+    if best_i != pass_i and claim_choice(S, bc, p, acts, n, c) == pass_i:
+        return pass_i            # a claim must also bring the hand closer (its shanten)
+    return best_i

@@ -4,7 +4,7 @@
 loop over) called with it.
 
 A bot context ``bc`` (:func:`make_bot_context`, one per worker) is a tuple of arrays:
-``(params int64[8], tab, vec, ct, opt, FD int64[8], R int64[64], cand int64[R, 4],
+``(params int64[8 + planner rows], tab, vec, ct, opt, FD int64[8], R int64[64], cand int64[R, 4],
 emask int64[R])``: the rule set's parameters (``P_*`` slots), the shanten
 tables, the row functions' scratch, and the discard candidates. Candidate rows
 (:func:`discard_options`): ``cand[i] = (tile, shanten after, live effective copies after,
@@ -28,8 +28,9 @@ C_TILE, C_SHANTEN, C_LIVE = D_TILE, D_SHANTEN, D_LIVE
 
 def make_bot_context(rules: str):
     """Tables, parameters and scratch for the bots' evaluation (one per thread)."""
+    from ._planner import plan_rows
     rs = get_rules(rules)
-    params = np.zeros(8, dtype=np.int64)
+    params = plan_rows(rs.name)          # slots 8.. : the planner's targets
     params[P_FORM_MASK] = sum(1 << f for f in rs.forms)
     params[P_SETS] = rs.sets
     params[P_HAND] = rs.hand_size

@@ -39,7 +39,8 @@ from ..engine.layout import (ACT_PASS, H_DRAWN, H_ENDED, H_NEXT_DEALER, H_NEXT_S
                              MAX_FANS, PH_CLAIMED, PH_DISCARDED, PH_DRAWN, PH_ENDED, PH_ROB,
                              W_FANS, W_FLAGS, W_SCORES, W_TOTAL, WIN_FIELDS, WINS)
 from ..kernels import kernel
-from ._bots import NEED_VALUE, claim_choice, turn_choice, value_choice
+from ._bots import (BOT_PLANNER, NEED_PLAN, NEED_VALUE, claim_choice, planner_claim,
+                    planner_turn, turn_choice, value_choice)
 from ._rng import STREAM_BOT, STREAM_WALL, make_key, shuffle_into
 
 EV_COLS = 12
@@ -212,7 +213,10 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W, A, Q):
                         W[LS_WHO] = q
                         status = L_DECIDE
                         break
-                    i = claim_choice(S, bc, q, qacts[q], m, c)
+                    if bots[q] == BOT_PLANNER:
+                        i = planner_claim(S, ctx, bc, q, qacts[q], m, minimum, c)
+                    else:
+                        i = claim_choice(S, bc, q, qacts[q], m, c)
                 ctr[q] += 1
                 if i < 0:
                     status = L_BOT
@@ -315,6 +319,9 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W, A, Q):
                                    waits)
                 if i == NEED_VALUE:
                     i = value_choice(S, ctx, bc, p, acts, m, k, keys[p], ctr[p], minimum, c,
+                                     scores, fans, waits)
+                elif i == NEED_PLAN:
+                    i = planner_turn(S, ctx, bc, p, acts, m, keys[p], ctr[p], minimum, c,
                                      scores, fans, waits)
                 W[LS_ANSWER] = i
                 continue

@@ -1,0 +1,146 @@
+"""The ``planner`` bot: its targets read the rule table, it sees only what a player sees
+(hidden tiles permuted, every decision unchanged), it is deterministic, the Python loop
+plays it as the compiled loop does, and a variant's table changes its play."""
+import numpy as np
+import pytest
+
+from mjfast.engine import layout as EL
+from mjfast.simulation import simulate
+from mjfast.simulation import _pyloop
+from mjfast.simulation._planner import (P_NT, P_T0, T_FLUSH, T_PATTERN, TR_COUNTS, TR_FAN,
+                                        TR_KIND, TR_MASK, TROW, plan_rows)
+from mjfast.simulation._simulate import make_plan, play_shard
+from mjfast.simulation._pyloop import play_jobs_python
+
+
+def _targets(rules):
+    rows = plan_rows(rules)
+    n = int(rows[P_NT])
+    return [rows[P_T0 + TROW * i:P_T0 + TROW * (i + 1)] for i in range(n)]
+
+
+def test_targets_follow_the_rule_table():
+    """Every MCR target names a fan of the table, a pattern has 9 tiles in three chows, a
+    flush mask holds one suit (with or without the honors); rule sets without a fan have
+    no target for it (Tuidaohu: no straights)."""
+    from mjfast.rules import get_profile
+    table = get_profile("mcr").table
+    keys = {int(r.id): r.key for r in table.rows}
+    seen = set()
+    for r in _targets("mcr"):
+        f = int(r[TR_FAN])
+        if f >= 0:
+            seen.add(keys[f])
+        if r[TR_KIND] == T_PATTERN:
+            assert r[TR_COUNTS:].sum() == 9
+        if r[TR_KIND] == T_FLUSH and keys[f] != "all_honors":
+            bits = int(r[TR_MASK])
+            assert bin(bits & ((1 << 27) - 1)).count("1") == 9
+    for k in ("pure_straight", "mixed_straight", "mixed_triple_chow", "half_flush",
+              "full_flush", "all_pungs", "seven_pairs", "thirteen_orphans", "knitted_straight",
+              "lesser_honors_and_knitted_tiles", "mixed_shifted_chows"):
+        assert k in seen, k
+    tdh = get_profile("tuidaohu").table
+    tkeys = {int(r.id): r.key for r in tdh.rows}
+    tseen = {tkeys[int(r[TR_FAN])] for r in _targets("tuidaohu") if r[TR_FAN] >= 0}
+    assert "half_flush" in tseen and "seven_pairs" in tseen and "win" in tseen
+    assert not any(r[TR_KIND] == T_PATTERN for r in _targets("tuidaohu"))
+
+
+def _permute_hidden(S, p, rng):
+    """A copy of ``S`` with the tiles ``p`` cannot see shuffled: the opponents' concealed
+    tiles and the live wall beyond the next draw (flowers stay where they are)."""
+    S2 = S.copy()
+    n = int(S[EL.H_PLAYERS])
+    opp = [q for q in range(n) if q != p]
+    front, back = int(S[EL.H_FRONT]), int(S[EL.H_BACK])
+    pos = [i for i in range(front + 1, back) if 0 <= S[EL.WALL + i] < 34]
+    pool = [int(S[EL.WALL + i]) for i in pos]
+    sizes = []
+    for q in opp:
+        h = S[EL.HAND + 34 * q:EL.HAND + 34 * q + 34]
+        sizes.append(int(h.sum()))
+        pool += list(np.repeat(np.arange(34), h))
+    before = np.bincount(pool, minlength=34)
+    pool = list(rng.permutation(pool))
+    at = 0
+    for q, size in zip(opp, sizes):
+        h = np.bincount(pool[at:at + size], minlength=34)
+        S2[EL.HAND + 34 * q:EL.HAND + 34 * q + 34] = h
+        at += size
+    for i in pos:
+        S2[EL.WALL + i] = pool[at]
+        at += 1
+    assert (np.bincount(pool, minlength=34) == before).all()
+    return S2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["mcr", "taiwan", "tuidaohu", "two_player"])
+def test_planner_sees_only_what_a_player_sees(monkeypatch, rules):
+    """Every planner decision (own turns and claims) of a few deals is recomputed on
+    copies of the state whose hidden tiles were shuffled: the decision never changes."""
+    orig = _pyloop.PythonSeats._compiled_choice
+    checked, moved = [], []
+    rng = np.random.default_rng(5)
+
+    def checking(self, pol, S, W, A, Q, ctx, bc, p, claim):
+        a = orig(self, pol, S, W, A, Q, ctx, bc, p, claim)
+        W0 = W.copy()
+        for _ in range(3):
+            S2 = _permute_hidden(S, p, rng)
+            moved.append(not np.array_equal(S2, S))
+            W[:] = W0
+            b = orig(self, pol, S2, W, A, Q, ctx, bc, p, claim)
+            assert a == b, (p, claim)
+        W[:] = W0
+        # the real state's answer again (the waits slot written by the last call)
+        assert orig(self, pol, S, W, A, Q, ctx, bc, p, claim) == a
+        checked.append(claim)
+        return a
+
+    monkeypatch.setattr(_pyloop.PythonSeats, "_compiled_choice", checking)
+    plan = make_plan(rules, "planner", 8 if rules == "two_player" else 3, 17)
+    play_jobs_python(plan, np.arange(len(plan.jobs)))
+    assert len(checked) > 100 and any(checked) and not all(checked)
+    assert np.mean(moved) > 0.9          # the shuffles did change the hidden tiles
+
+
+@pytest.mark.slow
+def test_python_loop_equals_compiled_loop_with_planners():
+    plan = make_plan("mcr", "planner,value,planner,efficiency", 6, 23)
+    idx = np.arange(len(plan.jobs))
+    a = play_shard(plan, idx)
+    b = play_jobs_python(plan, idx)
+    for name in ("events", "deals", "wins"):
+        assert a.tables[name].equals(b.tables[name]), name
+
+
+def test_planner_is_deterministic():
+    a = simulate("mcr", "planner", deals=40, seed=9)
+    b = simulate("mcr", "planner", deals=40, seed=9)
+    assert a.errors == []
+    assert a.tables["events"].equals(b.tables["events"])
+
+
+@pytest.mark.slow
+def test_planner_reads_the_variant(monkeypatch):
+    """The same states decided under the 6-point variant's context (the planner reads the
+    minimum and the fan values from it): some decisions change, the others' do not."""
+    from mjfast.engine import make_context
+    min6 = make_context("mcr", "min6")
+    orig = _pyloop.PythonSeats._compiled_choice
+    same, differ = [], []
+
+    def both(self, pol, S, W, A, Q, ctx, bc, p, claim):
+        W0 = W.copy()
+        b = orig(self, pol, S, W, A, Q, min6, bc, p, claim)
+        W[:] = W0
+        a = orig(self, pol, S, W, A, Q, ctx, bc, p, claim)
+        (same if a == b else differ).append(claim)
+        return a
+
+    monkeypatch.setattr(_pyloop.PythonSeats, "_compiled_choice", both)
+    plan = make_plan("mcr", "planner", 8, 31)
+    play_jobs_python(plan, np.arange(len(plan.jobs)))
+    assert len(differ) > 0 and len(same) > 10 * len(differ)
