@@ -21,7 +21,8 @@ predicate must not reach the engine through here (see :mod:`._cache`).
   :func:`hand_forms`, :func:`hand_waits`, :func:`shanten_row`, :func:`waits_row`,
   :func:`hand_shanten`, :func:`hand_waits_of`, :func:`discard_options`, ...) and the batch
   kernels that loop over them (:func:`shanten_batch`, :func:`waits_batch`), their tables
-  (:func:`shanten_tables`). A module's cache stamp follows the names it imports from here
+  (:func:`shanten_tables`; the class-table constants ``CLASS_MASK``, ``CLASS_DISABLED``,
+  ``HONOR_BASE`` and the knitted permutations ``KNITTED_PERMS`` for the bots' targets). A module's cache stamp follows the names it imports from here
   to the submodule that defines them (:mod:`._cache`), so importing :func:`kernel` does not
   make it depend on the shanten row.
 """
@@ -35,10 +36,11 @@ from ._context import (C_BASE, C_BONUS, C_BONUS_NONDEALER_TSUMO, C_BONUS_STREAK,
                        C_SETS, C_SEVEN_FL_ID, C_SEVEN_FL_POINTS, C_UNIT, C_WALL_SIZE,
                        N_PARAMS, PARAMS_AT, R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA,
                        R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS, R_PREVALENT, R_SEAT,
-                       R_STREAK, R_TABLE_DISCARDS, R_TOTAL, R_WIN, ROW_SIZE, X_CODE, X_LEN, X_NCOLS,
-                       X_WS_LEN, build_context, context_for, context_of, new_row, new_workspace,
+                       R_STREAK, R_TABLE_DISCARDS, R_TOTAL, R_WIN, ROW_SIZE, X_CODE, X_FIELDS,
+                       X_LEN, X_NCOLS, X_WS_LEN, build_context, context_for, context_of, new_row, new_workspace,
                        params_view)
 from ._complete import is_regular, maybe_complete
+from ._decompose import KNITTED_PERMS
 from ._jit import as_array, export, external, kernel, ptr, python_function
 from ._score_rows import score_batch_range, score_batch_rows, score_row, score_rows
 from ._settle import (fee, settle_flower_win, settle_kong, settle_kong_gross, settle_win,
@@ -48,11 +50,12 @@ from ._shanten import (BAD_COUNT, BAD_TILE, BAD_TOTAL, BAD_WAIT_TOTAL, D_LIVE, D
                        discard_options, hand_codes, hand_forms, hand_shanten, hand_waits,
                        hand_waits_of, load_parts, replace_code, replace_part, row_scratch,
                        shanten_batch, shanten_row, shanten_tables, waits_batch, waits_row)
+from ._shanten_tables import CLASS_DISABLED, CLASS_MASK, HONOR_BASE
 
 __all__ = [
     "kernel", "ptr", "as_array", "python_function", "export", "external",
     "build_context", "context_for", "context_of", "new_workspace", "new_row", "params_view",
-    "N_PARAMS", "PARAMS_AT", "ROW_SIZE", "X_CODE", "X_LEN", "X_NCOLS", "X_WS_LEN",
+    "N_PARAMS", "PARAMS_AT", "ROW_SIZE", "X_CODE", "X_FIELDS", "X_LEN", "X_NCOLS", "X_WS_LEN",
     "C_BASE", "C_BONUS", "C_BONUS_NONDEALER_TSUMO", "C_BONUS_STREAK", "C_CHIPS", "C_CHOW",
     "C_DEAD", "C_DEALER_REPEAT", "C_DISCARD_ALL", "C_EIGHT_FL_ID", "C_EIGHT_FL_POINTS",
     "C_FALSE_WIN", "C_FAN_CAP", "C_FEE_DEN", "C_FEE_NUM", "C_FLOWER_COL", "C_FLOWER_POINTS",
@@ -71,4 +74,5 @@ __all__ = [
     "hand_waits_of", "discard_options", "shanten_batch", "waits_batch", "MODE_EXACT",
     "MODE_MIN", "MODE_TIES", "N_FORMS", "NO_FORM", "D_TILE", "D_SHANTEN", "D_LIVE",
     "BAD_COUNT", "BAD_TOTAL", "BAD_TILE", "BAD_WAIT_TOTAL",
+    "CLASS_DISABLED", "CLASS_MASK", "HONOR_BASE", "KNITTED_PERMS",
 ]

@@ -31,10 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import (C_BASE, C_FAN_CAP, C_PLAYERS, C_RULES, C_SEAT_PAY, C_UNIT, hand_codes,
-                       kernel)
-from ..kernels._context import X_FIELDS
-from ..kernels._shanten_tables import CLASS_DISABLED, CLASS_MASK, HONOR_BASE
+from ..kernels import (C_BASE, C_FAN_CAP, C_PLAYERS, C_RULES, C_SEAT_PAY, C_UNIT,
+                       CLASS_DISABLED, CLASS_MASK, HONOR_BASE, X_FIELDS, hand_codes, kernel)
 
 # target kinds
 T_PATTERN, T_FLUSH, T_PUNGS, T_PAIRS, T_ORPHANS, T_HONKNIT, T_PLAIN, T_TYPES = range(8)
@@ -65,7 +63,7 @@ _PW = np.array([5 ** i for i in range(9)], dtype=np.int64)
 def plan_rows(rules: str) -> np.ndarray:
     """The planner's slots of the parameter array for rule set ``rules`` (from slot 8:
     the target count, the fan ids of the held extras, the target rows)."""
-    from ..kernels._decompose import KNITTED_PERMS
+    from ..kernels import KNITTED_PERMS
     from ..rules import get_profile
     from ..rules.registry import FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, get_rules
     rs = get_rules(rules)
