@@ -51,7 +51,7 @@ class build_ext_and_warm(build_ext):
             print("mjfast: kernel cache already warm", file=sys.stderr)
             return
         print("mjfast: compiling the Numba kernels once, for the installed package "
-              "(a few minutes; MJFAST_NO_WARMUP=1 skips) ...", file=sys.stderr, flush=True)
+              "(1-3 minutes on 2 cores; MJFAST_NO_WARMUP=1 skips) ...", file=sys.stderr, flush=True)
         res = subprocess.run([sys.executable, "-m", "mjfast._warmup"], cwd=root, env=env)
         if res.returncode != 0:
             print("mjfast: kernel warm-up incomplete; the rest compiles at first use",
