@@ -250,3 +250,32 @@ def test_study_sections_in_headless_chromium(resim, tmp_path_factory):
         assert m["n"] > 100 and m["minPx"] >= 10 and m["overflow"] <= 0, m
         b.screenshot(shots / "sections-1200.png", full_page=True)
         assert b.problems() == []
+
+
+def test_a_compensation_identical_under_both_variants_is_said_once():
+    import polars as pl
+
+    from mjfast.report._build import _levels
+    from mjfast.report._summary import findings_from_answer
+
+    def row(source, variant, value, lo, hi):
+        return {"rules": "mcr", "source": source, "reference": None, "variant": variant,
+                "label": "dealer's compensation a deal (equal expectations)", "metric": "comp",
+                "unit": "points", "value": value, "ci_low": lo, "ci_high": hi, "mde": 2.0,
+                "n_units": 100, "n_clusters": 25, "family": "seats", "same": False,
+                "diff": None, "ref_value": None}
+    answer = pl.DataFrame([row("replay", "default", 9.6, 3.2, 16.0),
+                           row("replay", "min6", 9.6, 3.2, 16.0),
+                           row("simulate", "default", -1.8, -3.5, -0.1),
+                           row("simulate", "min6", -2.1, -3.7, -0.5)]
+                          + [dict(row(src, "min6", 0.1, 0.0, 0.2), reference="default",
+                                  metric="draws", label="exhaustive draws", unit="share",
+                                  diff=-0.02, ref_value=0.03, family="play")
+                             for src in ("replay", "simulate")])
+    found = [f for f in findings_from_answer(answer) if f.name.startswith("Dealer")]
+    by_source = {f.source: f for f in found}
+    assert len(found) == 2
+    same, differ = by_source["replay"], by_source["simulate"]
+    assert same.ref_value is None and "same under default and min6" in same.note
+    assert "→" not in _levels(same) and "9.6" in _levels(same)
+    assert differ.ref_value == -1.8 and "→" in _levels(differ)

@@ -378,7 +378,10 @@ def _levels(f: Finding) -> str:
         if ci is not None and None not in ci:
             s += f" ({F.fmt_interval(kind, *ci)})"
         return s
-    s = f"{one(f.ref_value, f.ref_interval)} → {one(f.value, f.value_interval)}"
+    if f.ref_value is None:            # one level (e.g. the same under both: said once)
+        s = one(f.value, f.value_interval)
+    else:
+        s = f"{one(f.ref_value, f.ref_interval)} → {one(f.value, f.value_interval)}"
     return s + (f" {unit}" if unit and unit != "%" else "")
 
 

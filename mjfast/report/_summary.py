@@ -288,13 +288,18 @@ def findings_from_answer(answer: pl.DataFrame | None) -> list[Finding]:
                 if v == ref and len(by_v) > 1:
                     continue
                 other = base if base is not None and v != ref else None
+                note = "paid to (+) or by (-) the dealer for equal expectations"
+                if other is not None and all(r.get(x) == other.get(x)
+                                             for x in ("value", "ci_low", "ci_high")):
+                    other = None               # identical under both: said once
+                    note = f"the same under {ref} and {v}; " + note
                 kind = F.DPOINTS
                 label = str(r["label"]).replace(" (equal expectations)", "")
                 out.append(Finding(
                     label[:1].upper() + label[1:], None, None, kind, _answer_sample(r),
                     max(x for x in (r.get("mde"), other and other.get("mde")) if x is not None)
                     if r.get("mde") is not None else None,
-                    "paid to (+) or by (-) the dealer for equal expectations", str(rules),
+                    note, str(rules),
                     str(v),
                     str(ref or ""), str(source), False, r["value"],
                     other["value"] if other else None, (r["ci_low"], r["ci_high"]),
