@@ -17,8 +17,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from ..datasets import (EventFlag, EventKind, Events, conform, events_to_arrow, sim_deal_id,
-                        sim_game_id)
+from ..datasets import (EventFlag, EventKind, Events, conform, events_to_arrow, schema,
+                        sim_deal_id, sim_game_id)
 from ..engine import END_NAMES, GAME_LENGTH, MODE_WINDS, MODES, WINDS_CAP
 from ..errors import ArgumentError, RuleSetError
 from ..kernels import C_MINIMUM
@@ -242,62 +242,74 @@ def build_tables(plan: Plan, job_idx, EV, FN, META, WALLS) -> ShardResult:
     return ShardResult(ev, _tables(plan, jobs, ev, META, WALLS, deal_ids, game_ids, EV), errors)
 
 
-def _fans_list(ev: Events, row: int) -> list[dict]:
-    return [{"id": i, "points": p, "count": c} for i, p, c in ev.fans_of(row)]
+def _lists(rows: np.ndarray, type_) -> pa.Array:
+    """A list column from a 2-D array, one list per row (all of one length)."""
+    D, k = rows.shape
+    offsets = pa.array(np.arange(0, (D + 1) * k, k, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, pa.array(rows.reshape(-1), type_.value_type))
+
+
+def _masked(values: np.ndarray, valid: np.ndarray, type_) -> pa.Array:
+    """``values`` where ``valid``, null elsewhere (0 under a null)."""
+    if valid.all():
+        return pa.array(values, type_)
+    return pa.array(np.where(valid, values, 0), type_, mask=~valid)
 
 
 def _tables(plan: Plan, jobs, ev: Events, META, WALLS, deal_ids, game_ids, EV) -> dict:
+    """The ``deals``, ``games`` and ``wins`` tables (columns built from the arrays, the
+    fan lists taken from the events table's)."""
     from . import _loop as L
     n = ev.players
     D = len(META)
-    is_win = ev.kind == EventKind.WIN
-    win_rows = np.flatnonzero(is_win)
-    first_win = {}
-    for r in win_rows:
-        first_win.setdefault(int(ev.deal[r]), int(r))
-    deals: dict[str, list] = {k: [] for k in (
-        "deal_id", "game_id", "deal_index", "source", "seed", "prevalent", "dealer", "streak",
-        "seats", "start_scores", "wall", "wall_mode", "entrants", "bots", "permutation",
-        "draw", "n_wins", "winner", "self_drawn", "discarder", "total", "fans", "scores",
-        "n_events")}
-    wall_mode = plan.wall or "standard"
+    events = events_to_arrow(ev)
+    win_rows = np.flatnonzero(ev.kind == EventKind.WIN)
+    first = np.full(D, -1, dtype=np.int64)          # each deal's first win (event row)
+    if len(win_rows):
+        uniq, at = np.unique(ev.deal[win_rows], return_index=True)
+        first[uniq] = win_rows[at]
+    has = first >= 0
+    w = np.where(has, first, 0)
+    tgt = ev.target[w].astype(np.int64) if len(ev) else np.zeros(D, np.int64)
+    fans = events.column("fans").combine_chunks()
     job_of = META[:, L.M_JOB]
+    dealer = META[:, L.M_DEALER]
+    entrants = META[:, L.M_ENTRANT:L.M_ENTRANT + n]
+    names: dict[int, list[str]] = {}
+    bots = []
     for d in range(D):
         j = int(job_of[d])
-        dealer = int(META[d, L.M_DEALER])
-        w = first_win.get(d)
-        deals["deal_id"].append(deal_ids[d])
-        deals["game_id"].append(game_ids[d])
-        deals["deal_index"].append(int(META[d, L.M_DEAL]))
-        deals["source"].append("simulate")
-        deals["seed"].append(plan.seed)
-        deals["prevalent"].append(int(META[d, L.M_PREVALENT]))
-        deals["dealer"].append(dealer)
-        deals["streak"].append(int(META[d, L.M_STREAK]))
-        deals["seats"].append([(p - dealer) % n for p in range(n)])
-        deals["start_scores"].append([int(x) for x in META[d, L.M_START:L.M_START + n]])
-        deals["wall"].append(WALLS[d])
-        deals["wall_mode"].append(wall_mode)
-        ent = [int(x) for x in META[d, L.M_ENTRANT:L.M_ENTRANT + n]]
-        deals["entrants"].append(ent)
-        jb = _job_bots(plan, jobs, j)
-        deals["bots"].append([_bot_name(jb[e]) for e in ent])
-        deals["permutation"].append(int(jobs[j, 1]))
-        deals["draw"].append(bool(META[d, L.M_ENDED] == 2))
-        deals["n_wins"].append(int(META[d, L.M_NWINS]))
-        if w is None:
-            for k in ("winner", "self_drawn", "discarder", "total", "fans"):
-                deals[k].append(None)
-        else:
-            tgt = int(ev.target[w])
-            deals["winner"].append(int(ev.player[w]))
-            deals["self_drawn"].append(tgt < 0)
-            deals["discarder"].append(None if tgt < 0 else tgt)
-            deals["total"].append(int(ev.total[w]))
-            deals["fans"].append(_fans_list(ev, w))
-        deals["scores"].append([int(x) for x in META[d, L.M_SCORES:L.M_SCORES + n]])
-        deals["n_events"].append(int(META[d, L.M_EV1] - META[d, L.M_EV0]))
-    deals["wall"] = pa.array([np.asarray(x, np.int8) for x in deals["wall"]], type=pa.list_(pa.int8()))
+        if j not in names:
+            names[j] = [_bot_name(b) for b in _job_bots(plan, jobs, j)]
+        bots.append([names[j][e] for e in entrants[d]])
+    sch = schema("deals")
+    typ = {f.name: f.type for f in sch}
+    deals = {
+        "deal_id": deal_ids, "game_id": game_ids,
+        "deal_index": pa.array(META[:, L.M_DEAL], typ["deal_index"]),
+        "source": ["simulate"] * D,
+        "seed": pa.array(np.full(D, plan.seed, dtype=np.uint64), typ["seed"]),
+        "prevalent": pa.array(META[:, L.M_PREVALENT], typ["prevalent"]),
+        "dealer": pa.array(dealer, typ["dealer"]),
+        "streak": pa.array(META[:, L.M_STREAK], typ["streak"]),
+        "seats": _lists((np.arange(n)[None, :] - dealer[:, None]) % n, typ["seats"]),
+        "start_scores": _lists(META[:, L.M_START:L.M_START + n], typ["start_scores"]),
+        "wall": pa.array([np.asarray(x, np.int8) for x in WALLS], type=typ["wall"]),
+        "wall_mode": [plan.wall or "standard"] * D,
+        "entrants": _lists(entrants, typ["entrants"]),
+        "bots": bots,
+        "permutation": pa.array(jobs[job_of, 1] if D else np.zeros(0, np.int64),
+                                typ["permutation"]),
+        "draw": pa.array(META[:, L.M_ENDED] == 2, typ["draw"]),
+        "n_wins": pa.array(META[:, L.M_NWINS], typ["n_wins"]),
+        "winner": _masked(ev.player[w] if len(ev) else np.zeros(D), has, typ["winner"]),
+        "self_drawn": _masked(tgt < 0, has, typ["self_drawn"]),
+        "discarder": _masked(tgt, has & (tgt >= 0), typ["discarder"]),
+        "total": _masked(ev.total[w] if len(ev) else np.zeros(D), has, typ["total"]),
+        "fans": fans.take(pa.array(w, mask=~has)) if D else pa.array([], typ["fans"]),
+        "scores": _lists(META[:, L.M_SCORES:L.M_SCORES + n], typ["scores"]),
+        "n_events": pa.array(META[:, L.M_EV1] - META[:, L.M_EV0], typ["n_events"]),
+    }
     games: dict[str, list] = {k: [] for k in ("game_id", "seed", "n_deals", "bots",
                                               "final_scores", "end", "prevalent_rounds",
                                               "dealer_passes")}
@@ -318,24 +330,25 @@ def _tables(plan: Plan, jobs, ev: Events, META, WALLS, deal_ids, game_ids, EV) -
         games["end"].append(END_NAMES[int(META[last, L.M_GAME_END])] or None)
         games["prevalent_rounds"].append(len(np.unique(META[ds, L.M_PREVALENT])))
         games["dealer_passes"].append(int((dealers[1:] != dealers[:-1]).sum()))
-    wins: dict[str, list] = {k: [] for k in (
-        "deal_id", "step", "winner", "self_drawn", "discarder", "tile", "flags", "total",
-        "legal", "fans", "scores")}
-    for r in win_rows:
-        tgt = int(ev.target[r])
-        wins["deal_id"].append(deal_ids[int(ev.deal[r])])
-        wins["step"].append(int(ev.seq[r]))
-        wins["winner"].append(int(ev.player[r]))
-        wins["self_drawn"].append(tgt < 0)
-        wins["discarder"].append(None if tgt < 0 else tgt)
-        wins["tile"].append(int(ev.tile[r]))
-        wins["flags"].append(int(EV[r, L.E_SIT]))
-        wins["total"].append(int(ev.total[r]))
-        wins["legal"].append(not (int(ev.flags[r]) & int(EventFlag.FALSE_WIN)))
-        wins["fans"].append(_fans_list(ev, r))
-        wins["scores"].append([int(x) for x in ev.scores[r]])
-    wins["source"] = ["simulate"] * len(wins["deal_id"])
-    return {"events": events_to_arrow(ev), "deals": conform("deals", deals),
+    wt = {f.name: f.type for f in schema("wins")}
+    wtg = ev.target[win_rows].astype(np.int64)
+    wins = {
+        "deal_id": [deal_ids[d] for d in ev.deal[win_rows]],
+        "step": pa.array(ev.seq[win_rows], wt["step"]),
+        "winner": pa.array(ev.player[win_rows], wt["winner"]),
+        "self_drawn": pa.array(wtg < 0, wt["self_drawn"]),
+        "discarder": _masked(wtg, wtg >= 0, wt["discarder"]),
+        "tile": pa.array(ev.tile[win_rows], wt["tile"]),
+        "flags": pa.array(EV[win_rows, L.E_SIT], wt["flags"]),
+        "total": pa.array(ev.total[win_rows], wt["total"]),
+        "legal": pa.array((ev.flags[win_rows].astype(np.int64)
+                           & int(EventFlag.FALSE_WIN)) == 0, wt["legal"]),
+        "fans": fans.take(pa.array(win_rows)),
+        "scores": _lists(np.asarray(ev.scores[win_rows]).reshape(len(win_rows), n),
+                         wt["scores"]),
+        "source": ["simulate"] * len(win_rows),
+    }
+    return {"events": events, "deals": conform("deals", deals),
             "games": conform("games", games), "wins": conform("wins", wins)}
 
 
