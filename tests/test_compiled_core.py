@@ -112,6 +112,7 @@ print(json.dumps(compiled))
 
 @pytest.mark.slow
 def test_nothing_compiles_after_the_warm_up(tmp_path):
+    from mjfast.data import botzone_text_sample
     _warm()
     out = str(tmp_path)
     commands = [
@@ -126,6 +127,12 @@ def test_nothing_compiles_after_the_warm_up(tmp_path):
         ["simulate", "--rules", "taiwan", "--deals", "2", "--out", out + "/sim-tw", "--quiet"],
         ["simulate", "--rules", "two_player", "--deals", "2", "--out", out + "/sim-tp",
          "--quiet"],
+        ["simulate", "--rules", "mcr", "--bots", "planner", "--deals", "2", "--out",
+         out + "/sim-mcr-planner", "--quiet"],
+        ["simulate", "--rules", "tuidaohu", "--bots", "planner,value,efficiency,planner",
+         "--deals", "2", "--out", out + "/sim-tdh", "--quiet"],
+        ["replay", str(botzone_text_sample()), "--format", "botzone", "--candidates", "--out",
+         out + "/replay", "--quiet"],
         ["hands", "-n", "2000", "--kind", "ready", "--out", out + "/hands", "--quiet"],
     ]
     env = {k: v for k, v in os.environ.items() if k != "MJFAST_ANNOUNCE_COMPILE"}
