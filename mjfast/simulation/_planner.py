@@ -31,13 +31,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import (C_BASE, C_FAN_CAP, C_PLAYERS, C_RULES, C_SEAT_PAY, C_UNIT,
+from ..kernels import (C_BASE, C_FAN_CAP, C_PLAYERS, C_RULES, C_SEAT_PAY, C_UNIT, D_LIVE,
                        CLASS_DISABLED, CLASS_MASK, HONOR_BASE, X_FIELDS, hand_codes, kernel)
 
 # target kinds
 T_PATTERN, T_FLUSH, T_PUNGS, T_PAIRS, T_ORPHANS, T_HONKNIT, T_PLAIN, T_TYPES = range(8)
-# a target row: kind, fan id, pattern sets, allowed-tile mask, 3 chow starts, pad, counts[34]
-TR_KIND, TR_FAN, TR_SETS, TR_MASK, TR_CHOW = 0, 1, 2, 3, 4
+# a target row: kind, fan id, pattern sets, allowed-tile mask, 3 chow starts, second fan,
+# counts[34]. A chow pattern with a mask (and a second fan) is the pattern with every
+# other set a chow and the pair in the mask: the pattern plus All Chows (MCR)
+TR_KIND, TR_FAN, TR_SETS, TR_MASK, TR_CHOW, TR_FAN2 = 0, 1, 2, 3, 4, 7
 TR_COUNTS = 8
 TROW = TR_COUNTS + 34
 # the parameter array (bot context params[]): slots 0..7 are the shanten parameters
@@ -50,11 +52,16 @@ P_X_CONC = 13       # concealed hand
 P_X_WIN = 14        # the plain win's fan
 P_BETA = 15         # BETA in thousandths (data, so a study may vary it without a compile)
 P_DANGER = 7        # DANGER in thousandths
-P_T0 = 16           # first target row
+P_REACH = 16        # 1: the reach model (the chance that the wall still holds the tiles a
+                    # target needs, :func:`reach_table`); 0: BETA ** distance alone
+P_T0 = 17           # first target row
 BETA = 0.3          # the weight of one more tile needed
 DANGER = 0.0        # the weight of the estimated loss of feeding a win (0: no defence;
                     # chosen by duplicate strength against `value`: docs/simulation.md)
 FLEX = 0.2          # under a minimum: the weight of the other targets (more ways to reach it)
+REACH = 0           # the reach model (data: slot P_REACH; off: it did not raise duplicate strength)
+DMAX = 16           # distances at or beyond this have no reach
+ALL_CHOWS = 1       # the mixed-shifted-chows + All Chows targets (MCR)
 PRUNE = 0.1         # a target that cannot reach this share of the best value is skipped
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 _PW = np.array([5 ** i for i in range(9)], dtype=np.int64)
@@ -73,8 +80,10 @@ def plan_rows(rules: str) -> np.ndarray:
     suits = (0,) if two else (0, 1, 2)
     rows = []
 
-    def row(kind, key, sets=0, mask=0, chows=(), counts=None):
+    def row(kind, key, sets=0, mask=0, chows=(), counts=None, key2=None):
         if key is not None and key not in fid:
+            return
+        if key2 is not None and key2 not in fid:
             return
         r = np.zeros(TROW, dtype=np.int64)
         r[TR_KIND] = kind
@@ -82,17 +91,18 @@ def plan_rows(rules: str) -> np.ndarray:
         r[TR_SETS] = sets
         r[TR_MASK] = mask
         r[TR_CHOW:TR_CHOW + 3] = -1
+        r[TR_FAN2] = fid[key2] if key2 is not None else -1
         for i, s in enumerate(chows):
             r[TR_CHOW + i] = s
         if counts is not None:
             r[TR_COUNTS:] = counts
         rows.append(r)
 
-    def chow_pattern(key, starts):
+    def chow_pattern(key, starts, key2=None):
         cnt = np.zeros(34, dtype=np.int64)
         for s in starts:
             cnt[s:s + 3] += 1
-        row(T_PATTERN, key, 3, 0, starts, cnt)
+        row(T_PATTERN, key, 3, (1 << 27) - 1 if key2 else 0, starts, cnt, key2)
 
     perms = [(a, b, c) for a in range(3) for b in range(3) for c in range(3)
              if len({a, b, c}) == 3] if not two else []
@@ -106,6 +116,10 @@ def plan_rows(rules: str) -> np.ndarray:
         for a, b, c in perms:
             for r in range(5):
                 chow_pattern("mixed_shifted_chows", (9 * a + r, 9 * b + r + 1, 9 * c + r + 2))
+                if ALL_CHOWS:
+                    # the shifted chows (6) with All Chows (2): a common way to reach 8
+                    chow_pattern("mixed_shifted_chows", (9 * a + r, 9 * b + r + 1,
+                                                         9 * c + r + 2), "all_chows")
     for s in suits:
         for r in range(5):
             chow_pattern("pure_shifted_chows", (9 * s + r, 9 * s + r + 1, 9 * s + r + 2))
@@ -148,6 +162,7 @@ def plan_rows(rules: str) -> np.ndarray:
     out[P_NT] = len(rows)
     out[P_BETA] = round(BETA * 1000)
     out[P_DANGER] = round(DANGER * 1000)
+    out[P_REACH] = REACH
     for slot, key in ((P_X_DRAGON, "dragon_pung"), (P_X_PREV, "prevalent_wind"),
                       (P_X_SEAT, "seat_wind"), (P_X_HONOR, "honor_pung"),
                       (P_X_CONC, "concealed_hand"), (P_X_WIN, None)):
@@ -255,13 +270,39 @@ def _extras(params, C, c, mk, mt, mc, nm, seat, prevalent):
 
 
 @kernel
+def reach_table(live, unseen, h, row):
+    """``row[d]``: the chance that ``h`` draws hold at least ``d`` of the ``live`` useful
+    tiles among the ``unseen`` (binomial: each draw useful with chance live / unseen);
+    ``row[0]`` is 1."""
+    q = live / max(unseen, 1)
+    if q > 0.99:
+        q = 0.99
+    for d in range(DMAX):
+        row[d] = 0.0
+    row[0] = 1.0
+    if q <= 0.0 or h <= 0:
+        return
+    n = min(h, 60)
+    pmf = (1.0 - q) ** n
+    tail = 1.0 - pmf             # P(at least j + 1)
+    ratio = q / (1.0 - q)
+    for j in range(n):
+        if j + 1 < DMAX:
+            row[j + 1] = max(tail, 0.0)
+        pmf = pmf * (n - j) / (j + 1) * ratio
+        tail -= pmf
+
+
+@kernel
 def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, minimum,
-                horizon, seat, prevalent, out):
+                horizon, seat, prevalent, live0, out):
     """``out[i]``: the plan value of discarding ``cand[i, 0]`` from ``c`` (i < k); with
     ``k == 0`` the value of ``c`` as it is in ``out[0]``. ``mk, mt, mc``: the exposed
     melds' kinds (0 chow, 1 pung, 2 kong), lowest tiles, concealed flags (``nm`` of them).
     ``C``: the engine context array (fan points), ``P`` its parameter block (minimum,
-    settlement: :func:`payoff`). ``c`` is restored on return."""
+    settlement: :func:`payoff`). ``live0``: the hand's live useful tiles when ``k == 0``
+    (else the most of the candidates' live counts), for the reach model. ``c`` is restored on
+    return."""
     two = params[3]
     sets = params[1]
     nt = params[P_NT]
@@ -271,15 +312,34 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
     rest = np.zeros(34, dtype=np.int64)
     need = np.zeros(34, dtype=np.int64)
     xtra = _extras(params, C, c, mk, mt, mc, nm, seat, prevalent)
+    xconc = fan_points(C, params[P_X_CONC])
+    for j in range(nm):
+        if mc[j] == 0:
+            xconc = 0
     beta = params[P_BETA] / 1000.0
     gbest = 0.0
     flex = FLEX if minimum > 0 else 0.0
+    reach = np.ones(DMAX, dtype=np.float64)
+    if params[P_REACH] > 0:
+        # the hand's pace: live useful tiles of its best discards (the options compute
+        # them for the discards of the lowest shanten only), the same for every discard
+        unseen = 0
+        for t in range(34):
+            unseen += max(4 - c[t] - vis[t], 0)
+        lv = live0
+        for i in range(k):
+            lv = max(lv, cand[i, D_LIVE])
+        reach_table(max(lv, 0), unseen, horizon, reach)
     for ti in range(nt):
         b = P_T0 + TROW * ti
         kind = params[b + TR_KIND]
         v = fan_points(C, params[b + TR_FAN]) + xtra
+        cmask = params[b + TR_MASK] if kind == T_PATTERN else 0
         if kind == T_PAIRS or kind == T_ORPHANS or kind == T_HONKNIT:
             v = fan_points(C, params[b + TR_FAN])
+        elif cmask != 0:
+            # all chows: no pung of value; the concealed-hand fan while nothing is exposed
+            v = fan_points(C, params[b + TR_FAN]) + fan_points(C, params[b + TR_FAN2]) + xconc
         if v < minimum or v <= 0:
             continue
         pay = payoff(P, v)
@@ -303,13 +363,17 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
                                 need[x] -= 1
                 if not hit:
                     extra += 1
+                    if cmask != 0 and mk[j] != 0:
+                        dead = True
             m = sets - params[b + TR_SETS] - extra
-            if m < 0:
+            if m < 0 or dead:
                 continue
             miss = 0
             for t in range(34):
                 h = min(c[t], need[t])
                 rest[t] = c[t] - h
+                if cmask != 0 and not (cmask >> t) & 1:
+                    rest[t] = 0
                 if need[t] > c[t]:
                     miss += need[t] - c[t]
                     if need[t] - c[t] > 4 - c[t] - vis[t]:
@@ -358,7 +422,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
                     if kind == T_PATTERN:
                         if c[t] + 1 <= need[t]:
                             d += 1
-                        else:
+                        elif cmask == 0 or (cmask >> t) & 1:
                             lose = True
                     elif kind == T_PLAIN or kind == T_TYPES or (params[b + TR_MASK] >> t) & 1:
                         lose = True
@@ -414,8 +478,8 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
                 d = 14 - min(kinds, 14)
             if t >= 0:
                 c[t] += 1
-            if d <= horizon + 1:
-                w = pay * beta ** d
+            if d <= horizon + 1 and d < DMAX:
+                w = pay * beta ** d * reach[d]
                 total[i] += w
                 if w > best[i]:
                     best[i] = w
