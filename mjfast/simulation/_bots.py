@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import C_BASE, C_MINIMUM, C_RULES, C_SEAT_PAY
+from ..kernels import C_BASE, C_MINIMUM, C_SEAT_PAY
 from ..engine.compiled import (K_CHOW, K_DISCARD, K_KONG_ADDED, K_KONG_CONCEALED,
                                K_KONG_EXPOSED, K_PUNG, K_WIN, win_value)
 from ..engine.compiled import wall_left
@@ -33,7 +33,7 @@ from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H
                              H_NDISC, MAX_RIVER, RIVER)
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
-from ._planner import P_BETA, P_DANGER, P_REACH, payoff, plan_values
+from ._planner import P_BETA, P_DANGER, payoff, plan_values
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
@@ -43,9 +43,6 @@ BOT_PYTHON = -1          # decided outside the compiled loop (Python policy, ext
 BUILTIN = {"efficiency": BOT_EFFICIENCY, "value": BOT_VALUE, "planner": BOT_PLANNER}
 NEED_VALUE = -2          # turn_choice: a value bot's ready discards must be ranked
 NEED_PLAN = -3           # turn_choice: a planner decides (:func:`planner_turn`)
-# a ready opponent's chance of waiting on a tile (the danger model): the rates at which a
-# discard fed a win per unit of readiness in planner-vs-value play (MCR, 2,048 deals)
-FEED_MIDDLE, FEED_TERMINAL, FEED_HONOR = 0.02, 0.012, 0.006
 
 
 @kernel
@@ -295,7 +292,6 @@ def _ready_legal(S, ctx, p, d, eff, c, minimum, fans):
     S[HAND + 34 * p + d] -= 1
     c[d] -= 1
     weighted = 0
-    nlive = 0
     for w in range(34):
         if (eff >> w) & 1:
             lv = 4 - c[w] - S[VISIBLE + w]
@@ -303,29 +299,18 @@ def _ready_legal(S, ctx, p, d, eff, c, minimum, fans):
                 total, legal, fl = win_value(S, ctx, p, w, False, False, fans)
                 if total > 0 and legal and total >= minimum:
                     weighted += lv * payoff(ctx[0], total)
-                    nlive += lv
     c[d] += 1
     S[HAND + 34 * p + d] += 1
-    return weighted, nlive
+    return weighted
 
 
 @kernel
-def _unseen(S, c):
-    """Copies ``p`` cannot see (not in its concealed hand ``c``, not visible)."""
-    u = 0
-    for t in range(34):
-        u += max(4 - c[t] - S[VISIBLE + t], 0)
-    return u
-
-
-@kernel
-def _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, live0, out):
+def _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, out):
     """:func:`plan_values` for player ``p``'s hand ``c`` and melds (``k`` candidates of
-    ``cand``; ``k == 0``: the hand as it is, ``live0`` its live useful tiles)."""
+    ``cand``; ``k == 0``: the hand as it is)."""
     params, tab, vec, ct, opt, FD, R, cnd, emask = bc
     plan_values(c, mk, mt, mc, nm, S[VISIBLE:VISIBLE + 34], params, ctx[1], ctx[0], tab, vec,
-                ct, cand, k, minimum, _horizon(S, p), S[H_SEATS + p], S[H_PREVALENT], live0,
-                out)
+                ct, cand, k, minimum, _horizon(S, p), S[H_SEATS + p], S[H_PREVALENT], out)
 
 
 @kernel
@@ -364,24 +349,15 @@ def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, wai
     mc = np.zeros(MAX_MELDS + 1, dtype=np.int64)
     nm = _melds(S, p, mk, mt, mc)
     vals = np.zeros(k, dtype=np.float64)
-    _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, 0, vals)
-    reach = bc[0][P_REACH] > 0
-    unseen = _unseen(S, c)
-    h = _horizon(S, p)
+    _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, vals)
     for i in range(k):
         if cand[i, C_SHANTEN] == 0:
-            # a ready hand: the engine's exact value of its live legal waits (without the
-            # reach model a live copy weighs a quarter of a target one tile away; with it
-            # the mean payment of a legal wait times the chance of drawing one of them in
-            # the draws left, as a target one tile away); ready without a legal wait,
+            # a ready hand: the engine's exact value of its live legal waits (a live copy
+            # weighs a quarter of a target one tile away); ready without a legal wait,
             # its targets are at least one exchange further
-            lw, nl = _ready_legal(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum, fans)
+            lw = _ready_legal(S, ctx, p, cand[i, C_TILE], emask[i], c, minimum, fans)
             if lw > 0:
-                if reach:
-                    r1 = 1.0 - (1.0 - min(nl / max(unseen, 1), 0.99)) ** max(h, 0)
-                    vals[i] = max(vals[i], lw / nl * r1 * bc[0][P_BETA] / 1000.0)
-                else:
-                    vals[i] = max(vals[i], lw * bc[0][P_BETA] / 4000.0)
+                vals[i] = max(vals[i], lw * bc[0][P_BETA] / 4000.0)
             else:
                 vals[i] *= bc[0][P_BETA] / 1000.0
     plain = True                 # no plan: as efficiency (but for the danger)
@@ -412,19 +388,11 @@ def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, wai
 def _danger(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
     """Take from each candidate's value the points it may lose by feeding a win, from
     what every player sees: an opponent's chance of being ready grows with its discards
-    and exposed melds; a ready opponent waits on a given tile with a chance by the tile's
-    type (middle / terminal / honor: ``FEED_*``, the rates at which discards fed wins in
-    planner-vs-value play, docs/simulation.md), none for an honor whose every other copy
-    is in sight, less for a tile the opponent discarded itself; a fed win costs the
-    discarder what the win on its discard takes from it (MCR: a typical total + its seat
-    payment; elsewhere the whole payment)."""
+    and exposed melds; a tile completes a ready hand with a small chance, none for an
+    honor whose every other copy is in sight, less for a tile the opponent discarded
+    itself; a win fed costs about the minimum and a seat payment."""
     n = S[H_PLAYERS]
-    P = ctx[0]
-    v = minimum + 7 if minimum > 0 else 3
-    loss = payoff(P, v)
-    if P[C_RULES] == 0:
-        loss = v + P[C_SEAT_PAY]
-    loss *= bc_danger / 1000.0
+    loss = payoff(ctx[0], minimum + 4) / max(n - 1, 1) * bc_danger / 1000.0
     for q in range(n):
         if q == p:
             continue
@@ -434,13 +402,9 @@ def _danger(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
         nd = min(S[H_NDISC + q], MAX_RIVER)
         for i in range(k):
             t = cand[i, C_TILE]
-            w = FEED_MIDDLE
-            if t >= 27:
-                w = FEED_HONOR
-                if 4 - c[t] - S[VISIBLE + t] <= 0:
-                    w = 0.0
-            elif t % 9 == 0 or t % 9 == 8:
-                w = FEED_TERMINAL
+            w = 0.06 if t < 27 else 0.03
+            if t >= 27 and 4 - c[t] - S[VISIBLE + t] <= 0:
+                w = 0.0
             for j in range(nd):
                 if (S[RIVER + MAX_RIVER * q + j] & 63) == t:
                     w *= 0.3
@@ -468,16 +432,7 @@ def planner_claim(S, ctx, bc, p, acts, n, minimum, c):
     mc = np.zeros(MAX_MELDS + 1, dtype=np.int64)
     nm = _melds(S, p, mk, mt, mc)
     vals = np.zeros(R.shape[0], dtype=np.float64)
-    live0 = 0
-    if params[P_REACH] > 0:
-        # the hand's pace: the live useful tiles of the best options of hand + the
-        # discard (as after a claim: the best options of the claimed hand)
-        c[t] += 1
-        k0 = discard_options(c, vis, params, tab, vec, ct, opt, FD, R, cand, emask)
-        for j in range(k0):
-            live0 = max(live0, cand[j, C_LIVE])
-        c[t] -= 1
-    _plan(S, ctx, bc, p, c, cand, 0, minimum, mk, mt, mc, nm, live0, vals)
+    _plan(S, ctx, bc, p, c, cand, 0, minimum, mk, mt, mc, nm, vals)
     v0 = vals[0]
     best_i = pass_i
     best_v = v0
@@ -499,7 +454,7 @@ def planner_claim(S, ctx, bc, p, acts, n, minimum, c):
             k = 0
             if kind != K_KONG_EXPOSED:
                 k = discard_options(c, vis, params, tab, vec, ct, opt, FD, R, cand, emask)
-            _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm + 1, 0, vals)
+            _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm + 1, vals)
             v1 = 0.0
             for j in range(max(k, 1)):
                 v1 = max(v1, vals[j])

@@ -3,12 +3,14 @@ rule set's own fan values.
 
 A *target* is a family of winning hands that carries a fan of the rule table: a chow
 pattern (three fixed chows: pure / mixed straight, mixed / pure triple chow, mixed / pure
-shifted chows, a knitted straight), a tile restriction (half / full flush per suit, all
-honors), all pungs, seven pairs, thirteen orphans, lesser honors and knitted tiles, and
+shifted chows, a knitted straight; mixed shifted chows also with All Chows, every other
+set a chow and a suited pair: 6 + 2 reach MCR's 8), a tile restriction (half / full
+flush per suit, all honors), all pungs, seven pairs, thirteen orphans, lesser honors and knitted tiles, and
 the plain hand (any win). Its *distance* is the number of tiles the hand still needs to be
 complete with the target: for a chow pattern the pattern's missing tiles plus the regular
 distance of the rest (the sets left and a pair, one lookup in the shanten tables); for a
-restriction the regular distance of the allowed tiles alone; for the special forms their
+restriction the regular distance of the allowed tiles alone (a pattern with All Chows:
+of its other suited tiles, an exposed pung kills it); for the special forms their
 usual counts. Exposed melds that do not fit a target kill it (a chow in an all-pungs plan,
 a meld outside the flush's suit, any meld in a seven-pairs plan); a pattern whose missing
 copies are all visible is dead.
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import (C_BASE, C_FAN_CAP, C_PLAYERS, C_RULES, C_SEAT_PAY, C_UNIT, D_LIVE,
+from ..kernels import (C_BASE, C_FAN_CAP, C_PLAYERS, C_RULES, C_SEAT_PAY, C_UNIT,
                        CLASS_DISABLED, CLASS_MASK, HONOR_BASE, X_FIELDS, hand_codes, kernel)
 
 # target kinds
@@ -52,15 +54,11 @@ P_X_CONC = 13       # concealed hand
 P_X_WIN = 14        # the plain win's fan
 P_BETA = 15         # BETA in thousandths (data, so a study may vary it without a compile)
 P_DANGER = 7        # DANGER in thousandths
-P_REACH = 16        # 1: the reach model (the chance that the wall still holds the tiles a
-                    # target needs, :func:`reach_table`); 0: BETA ** distance alone
-P_T0 = 17           # first target row
+P_T0 = 16           # first target row
 BETA = 0.3          # the weight of one more tile needed
 DANGER = 0.0        # the weight of the estimated loss of feeding a win (0: no defence;
                     # chosen by duplicate strength against `value`: docs/simulation.md)
 FLEX = 0.2          # under a minimum: the weight of the other targets (more ways to reach it)
-REACH = 0           # the reach model (data: slot P_REACH; off: it did not raise duplicate strength)
-DMAX = 16           # distances at or beyond this have no reach
 ALL_CHOWS = 1       # the mixed-shifted-chows + All Chows targets (MCR)
 PRUNE = 0.1         # a target that cannot reach this share of the best value is skipped
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
@@ -162,7 +160,6 @@ def plan_rows(rules: str) -> np.ndarray:
     out[P_NT] = len(rows)
     out[P_BETA] = round(BETA * 1000)
     out[P_DANGER] = round(DANGER * 1000)
-    out[P_REACH] = REACH
     for slot, key in ((P_X_DRAGON, "dragon_pung"), (P_X_PREV, "prevalent_wind"),
                       (P_X_SEAT, "seat_wind"), (P_X_HONOR, "honor_pung"),
                       (P_X_CONC, "concealed_hand"), (P_X_WIN, None)):
@@ -270,39 +267,13 @@ def _extras(params, C, c, mk, mt, mc, nm, seat, prevalent):
 
 
 @kernel
-def reach_table(live, unseen, h, row):
-    """``row[d]``: the chance that ``h`` draws hold at least ``d`` of the ``live`` useful
-    tiles among the ``unseen`` (binomial: each draw useful with chance live / unseen);
-    ``row[0]`` is 1."""
-    q = live / max(unseen, 1)
-    if q > 0.99:
-        q = 0.99
-    for d in range(DMAX):
-        row[d] = 0.0
-    row[0] = 1.0
-    if q <= 0.0 or h <= 0:
-        return
-    n = min(h, 60)
-    pmf = (1.0 - q) ** n
-    tail = 1.0 - pmf             # P(at least j + 1)
-    ratio = q / (1.0 - q)
-    for j in range(n):
-        if j + 1 < DMAX:
-            row[j + 1] = max(tail, 0.0)
-        pmf = pmf * (n - j) / (j + 1) * ratio
-        tail -= pmf
-
-
-@kernel
 def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, minimum,
-                horizon, seat, prevalent, live0, out):
+                horizon, seat, prevalent, out):
     """``out[i]``: the plan value of discarding ``cand[i, 0]`` from ``c`` (i < k); with
     ``k == 0`` the value of ``c`` as it is in ``out[0]``. ``mk, mt, mc``: the exposed
     melds' kinds (0 chow, 1 pung, 2 kong), lowest tiles, concealed flags (``nm`` of them).
     ``C``: the engine context array (fan points), ``P`` its parameter block (minimum,
-    settlement: :func:`payoff`). ``live0``: the hand's live useful tiles when ``k == 0``
-    (else the most of the candidates' live counts), for the reach model. ``c`` is restored on
-    return."""
+    settlement: :func:`payoff`). ``c`` is restored on return."""
     two = params[3]
     sets = params[1]
     nt = params[P_NT]
@@ -319,17 +290,6 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
     beta = params[P_BETA] / 1000.0
     gbest = 0.0
     flex = FLEX if minimum > 0 else 0.0
-    reach = np.ones(DMAX, dtype=np.float64)
-    if params[P_REACH] > 0:
-        # the hand's pace: live useful tiles of its best discards (the options compute
-        # them for the discards of the lowest shanten only), the same for every discard
-        unseen = 0
-        for t in range(34):
-            unseen += max(4 - c[t] - vis[t], 0)
-        lv = live0
-        for i in range(k):
-            lv = max(lv, cand[i, D_LIVE])
-        reach_table(max(lv, 0), unseen, horizon, reach)
     for ti in range(nt):
         b = P_T0 + TROW * ti
         kind = params[b + TR_KIND]
@@ -478,8 +438,8 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
                 d = 14 - min(kinds, 14)
             if t >= 0:
                 c[t] += 1
-            if d <= horizon + 1 and d < DMAX:
-                w = pay * beta ** d * reach[d]
+            if d <= horizon + 1:
+                w = pay * beta ** d
                 total[i] += w
                 if w > best[i]:
                     best[i] = w
