@@ -7,8 +7,9 @@ import pytest
 from mjfast.engine import layout as EL
 from mjfast.simulation import simulate
 from mjfast.simulation import _pyloop
+from mjfast.simulation import _planner
 from mjfast.simulation._planner import (P_NT, P_T0, T_FLUSH, T_PATTERN, TR_COUNTS, TR_FAN,
-                                        TR_KIND, TR_MASK, TROW, plan_rows)
+                                        TR_FAN2, TR_KIND, TR_MASK, TROW, plan_rows)
 from mjfast.simulation._simulate import make_plan, play_shard
 from mjfast.simulation._pyloop import play_jobs_python
 
@@ -45,6 +46,59 @@ def test_targets_follow_the_rule_table():
     tseen = {tkeys[int(r[TR_FAN])] for r in _targets("tuidaohu") if r[TR_FAN] >= 0}
     assert "half_flush" in tseen and "seven_pairs" in tseen and "win" in tseen
     assert not any(r[TR_KIND] == T_PATTERN for r in _targets("tuidaohu"))
+
+
+def test_shifted_chows_with_all_chows_targets():
+    """MCR has every mixed-shifted-chows pattern twice: alone and with All Chows (the other
+    tiles restricted to the suits, the second fan all_chows); no other rule set has the
+    combination (no such fans), and switching it off removes exactly those rows."""
+    from mjfast.rules import get_profile
+    keys = {int(r.id): r.key for r in get_profile("mcr").table.rows}
+    rows = _targets("mcr")
+    plain = [r for r in rows if r[TR_KIND] == T_PATTERN and r[TR_FAN2] < 0
+             and keys[int(r[TR_FAN])] == "mixed_shifted_chows"]
+    combo = [r for r in rows if r[TR_KIND] == T_PATTERN and r[TR_FAN2] >= 0]
+    assert len(plain) == 30 and len(combo) == 30
+    for r in combo:
+        assert keys[int(r[TR_FAN])] == "mixed_shifted_chows"
+        assert keys[int(r[TR_FAN2])] == "all_chows"
+        assert int(r[TR_MASK]) == (1 << 27) - 1
+    assert sorted(tuple(r[TR_COUNTS:]) for r in combo) == sorted(tuple(r[TR_COUNTS:])
+                                                                 for r in plain)
+    for rules in ("taiwan", "tuidaohu", "two_player"):
+        assert not any(r[TR_FAN2] >= 0 for r in _targets(rules))
+    old = _planner.ALL_CHOWS
+    try:
+        _planner.ALL_CHOWS = 0
+        assert len(_targets("mcr")) == len(rows) - 30
+    finally:
+        _planner.ALL_CHOWS = old
+
+
+@pytest.mark.slow
+def test_planner_plays_for_shifted_chows_with_all_chows(monkeypatch):
+    """With the combined targets four planners win more hands holding both Mixed Shifted
+    Chows and All Chows (6 + 2: the minimum) than without them (the same walls)."""
+    from mjfast.rules import get_profile
+    from mjfast.simulation import _simulate
+    by_key = get_profile("mcr").table.by_key
+    want = {int(by_key["mixed_shifted_chows"].id), int(by_key["all_chows"].id)}
+
+    def share(on):
+        monkeypatch.setattr(_planner, "ALL_CHOWS", on)
+        _simulate._worker.cache_clear()            # the bot context holds the targets
+        res = simulate("mcr", "planner", deals=200, seed=13, workers=1)
+        wins = [w for w in res.tables["wins"].to_pylist() if w["legal"]]
+        both = sum(want <= {f["id"] for f in w["fans"]} for w in wins)
+        return both / max(len(wins), 1), len(wins)
+
+    try:
+        without, n0 = share(0)
+        with_, n1 = share(1)
+    finally:
+        _simulate._worker.cache_clear()
+    assert n0 > 100 and n1 > 100
+    assert with_ > without + 0.05, (with_, without)
 
 
 def _permute_hidden(S, p, rng):

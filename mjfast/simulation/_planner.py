@@ -3,12 +3,14 @@ rule set's own fan values.
 
 A *target* is a family of winning hands that carries a fan of the rule table: a chow
 pattern (three fixed chows: pure / mixed straight, mixed / pure triple chow, mixed / pure
-shifted chows, a knitted straight), a tile restriction (half / full flush per suit, all
-honors), all pungs, seven pairs, thirteen orphans, lesser honors and knitted tiles, and
+shifted chows, a knitted straight; mixed shifted chows also with All Chows, every other
+set a chow and a suited pair: 6 + 2 reach MCR's 8), a tile restriction (half / full
+flush per suit, all honors), all pungs, seven pairs, thirteen orphans, lesser honors and knitted tiles, and
 the plain hand (any win). Its *distance* is the number of tiles the hand still needs to be
 complete with the target: for a chow pattern the pattern's missing tiles plus the regular
 distance of the rest (the sets left and a pair, one lookup in the shanten tables); for a
-restriction the regular distance of the allowed tiles alone; for the special forms their
+restriction the regular distance of the allowed tiles alone (a pattern with All Chows:
+of its other suited tiles, an exposed pung kills it); for the special forms their
 usual counts. Exposed melds that do not fit a target kill it (a chow in an all-pungs plan,
 a meld outside the flush's suit, any meld in a seven-pairs plan); a pattern whose missing
 copies are all visible is dead.
@@ -36,8 +38,10 @@ from ..kernels import (C_BASE, C_FAN_CAP, C_PLAYERS, C_RULES, C_SEAT_PAY, C_UNIT
 
 # target kinds
 T_PATTERN, T_FLUSH, T_PUNGS, T_PAIRS, T_ORPHANS, T_HONKNIT, T_PLAIN, T_TYPES = range(8)
-# a target row: kind, fan id, pattern sets, allowed-tile mask, 3 chow starts, pad, counts[34]
-TR_KIND, TR_FAN, TR_SETS, TR_MASK, TR_CHOW = 0, 1, 2, 3, 4
+# a target row: kind, fan id, pattern sets, allowed-tile mask, 3 chow starts, second fan,
+# counts[34]. A chow pattern with a mask (and a second fan) is the pattern with every
+# other set a chow and the pair in the mask: the pattern plus All Chows (MCR)
+TR_KIND, TR_FAN, TR_SETS, TR_MASK, TR_CHOW, TR_FAN2 = 0, 1, 2, 3, 4, 7
 TR_COUNTS = 8
 TROW = TR_COUNTS + 34
 # the parameter array (bot context params[]): slots 0..7 are the shanten parameters
@@ -55,6 +59,7 @@ BETA = 0.3          # the weight of one more tile needed
 DANGER = 0.0        # the weight of the estimated loss of feeding a win (0: no defence;
                     # chosen by duplicate strength against `value`: docs/simulation.md)
 FLEX = 0.2          # under a minimum: the weight of the other targets (more ways to reach it)
+ALL_CHOWS = 1       # the mixed-shifted-chows + All Chows targets (MCR)
 PRUNE = 0.1         # a target that cannot reach this share of the best value is skipped
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 _PW = np.array([5 ** i for i in range(9)], dtype=np.int64)
@@ -73,8 +78,10 @@ def plan_rows(rules: str) -> np.ndarray:
     suits = (0,) if two else (0, 1, 2)
     rows = []
 
-    def row(kind, key, sets=0, mask=0, chows=(), counts=None):
+    def row(kind, key, sets=0, mask=0, chows=(), counts=None, key2=None):
         if key is not None and key not in fid:
+            return
+        if key2 is not None and key2 not in fid:
             return
         r = np.zeros(TROW, dtype=np.int64)
         r[TR_KIND] = kind
@@ -82,17 +89,18 @@ def plan_rows(rules: str) -> np.ndarray:
         r[TR_SETS] = sets
         r[TR_MASK] = mask
         r[TR_CHOW:TR_CHOW + 3] = -1
+        r[TR_FAN2] = fid[key2] if key2 is not None else -1
         for i, s in enumerate(chows):
             r[TR_CHOW + i] = s
         if counts is not None:
             r[TR_COUNTS:] = counts
         rows.append(r)
 
-    def chow_pattern(key, starts):
+    def chow_pattern(key, starts, key2=None):
         cnt = np.zeros(34, dtype=np.int64)
         for s in starts:
             cnt[s:s + 3] += 1
-        row(T_PATTERN, key, 3, 0, starts, cnt)
+        row(T_PATTERN, key, 3, (1 << 27) - 1 if key2 else 0, starts, cnt, key2)
 
     perms = [(a, b, c) for a in range(3) for b in range(3) for c in range(3)
              if len({a, b, c}) == 3] if not two else []
@@ -106,6 +114,10 @@ def plan_rows(rules: str) -> np.ndarray:
         for a, b, c in perms:
             for r in range(5):
                 chow_pattern("mixed_shifted_chows", (9 * a + r, 9 * b + r + 1, 9 * c + r + 2))
+                if ALL_CHOWS:
+                    # the shifted chows (6) with All Chows (2): a common way to reach 8
+                    chow_pattern("mixed_shifted_chows", (9 * a + r, 9 * b + r + 1,
+                                                         9 * c + r + 2), "all_chows")
     for s in suits:
         for r in range(5):
             chow_pattern("pure_shifted_chows", (9 * s + r, 9 * s + r + 1, 9 * s + r + 2))
@@ -271,6 +283,10 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
     rest = np.zeros(34, dtype=np.int64)
     need = np.zeros(34, dtype=np.int64)
     xtra = _extras(params, C, c, mk, mt, mc, nm, seat, prevalent)
+    xconc = fan_points(C, params[P_X_CONC])
+    for j in range(nm):
+        if mc[j] == 0:
+            xconc = 0
     beta = params[P_BETA] / 1000.0
     gbest = 0.0
     flex = FLEX if minimum > 0 else 0.0
@@ -278,8 +294,12 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
         b = P_T0 + TROW * ti
         kind = params[b + TR_KIND]
         v = fan_points(C, params[b + TR_FAN]) + xtra
+        cmask = params[b + TR_MASK] if kind == T_PATTERN else 0
         if kind == T_PAIRS or kind == T_ORPHANS or kind == T_HONKNIT:
             v = fan_points(C, params[b + TR_FAN])
+        elif cmask != 0:
+            # all chows: no pung of value; the concealed-hand fan while nothing is exposed
+            v = fan_points(C, params[b + TR_FAN]) + fan_points(C, params[b + TR_FAN2]) + xconc
         if v < minimum or v <= 0:
             continue
         pay = payoff(P, v)
@@ -303,13 +323,17 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
                                 need[x] -= 1
                 if not hit:
                     extra += 1
+                    if cmask != 0 and mk[j] != 0:
+                        dead = True
             m = sets - params[b + TR_SETS] - extra
-            if m < 0:
+            if m < 0 or dead:
                 continue
             miss = 0
             for t in range(34):
                 h = min(c[t], need[t])
                 rest[t] = c[t] - h
+                if cmask != 0 and not (cmask >> t) & 1:
+                    rest[t] = 0
                 if need[t] > c[t]:
                     miss += need[t] - c[t]
                     if need[t] - c[t] > 4 - c[t] - vis[t]:
@@ -358,7 +382,7 @@ def plan_values(c, mk, mt, mc, nm, vis, params, C, P, tab, vec, ct, cand, k, min
                     if kind == T_PATTERN:
                         if c[t] + 1 <= need[t]:
                             d += 1
-                        else:
+                        elif cmask == 0 or (cmask >> t) & 1:
                             lose = True
                     elif kind == T_PLAIN or kind == T_TYPES or (params[b + TR_MASK] >> t) & 1:
                         lose = True
