@@ -89,6 +89,37 @@ def _shanten(bc, c):
 
 
 @kernel
+def _lowest_shanten(cand, k):
+    best = 99
+    for i in range(k):
+        if cand[i, C_SHANTEN] < best:
+            best = cand[i, C_SHANTEN]
+    return best
+
+
+@kernel
+def _kong_keeping(bc, acts, n, c, k, best):
+    """The row of a concealed or added kong that keeps the shanten ``best`` (the lowest
+    of the ``k`` discard candidates in ``bc``), or -1."""
+    cand = bc[7]
+    for i in range(n):
+        kind = acts[i, 0]
+        if kind == K_KONG_CONCEALED:
+            t = acts[i, 1]
+            c[t] -= 4
+            s = _shanten(bc, c)
+            c[t] += 4
+            if s <= best:
+                return i
+        elif kind == K_KONG_ADDED:
+            t = acts[i, 1]
+            for j in range(k):
+                if cand[j, C_TILE] == t and cand[j, C_SHANTEN] == best:
+                    return i
+    return -1
+
+
+@kernel
 def _finish(bc, p, acts, n, k, scores, key, ctr, waits):
     """The discard of the best score (ties by the RNG); ``waits[p]`` its winning tiles."""
     cand = bc[7]
@@ -119,25 +150,10 @@ def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
         return NEED_PLAN, 0
     k = _options(S, bc, p, c)
     cand = bc[7]
-    best = 99
-    for i in range(k):
-        if cand[i, C_SHANTEN] < best:
-            best = cand[i, C_SHANTEN]
-    # kongs that keep the shanten
-    for i in range(n):
-        kind = acts[i, 0]
-        if kind == K_KONG_CONCEALED:
-            t = acts[i, 1]
-            c[t] -= 4
-            s = _shanten(bc, c)
-            c[t] += 4
-            if s <= best:
-                return i, k
-        elif kind == K_KONG_ADDED:
-            t = acts[i, 1]
-            for j in range(k):
-                if cand[j, C_TILE] == t and cand[j, C_SHANTEN] == best:
-                    return i, k
+    best = _lowest_shanten(cand, k)
+    kong = _kong_keeping(bc, acts, n, c, k, best)
+    if kong >= 0:
+        return kong, k
     # the discard
     for i in range(k):
         if cand[i, C_SHANTEN] == best:
@@ -326,24 +342,10 @@ def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, wai
     k = _options(S, bc, p, c)
     cand = bc[7]
     emask = bc[8]
-    best = 99
-    for i in range(k):
-        if cand[i, C_SHANTEN] < best:
-            best = cand[i, C_SHANTEN]
-    for i in range(n):
-        kind = acts[i, 0]
-        if kind == K_KONG_CONCEALED:
-            t = acts[i, 1]
-            c[t] -= 4
-            s = _shanten(bc, c)
-            c[t] += 4
-            if s <= best:
-                return i
-        elif kind == K_KONG_ADDED:
-            t = acts[i, 1]
-            for j in range(k):
-                if cand[j, C_TILE] == t and cand[j, C_SHANTEN] == best:
-                    return i
+    best = _lowest_shanten(cand, k)
+    kong = _kong_keeping(bc, acts, n, c, k, best)
+    if kong >= 0:
+        return kong
     mk = np.zeros(MAX_MELDS + 1, dtype=np.int64)
     mt = np.zeros(MAX_MELDS + 1, dtype=np.int64)
     mc = np.zeros(MAX_MELDS + 1, dtype=np.int64)
