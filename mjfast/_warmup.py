@@ -126,6 +126,29 @@ def _replay_steps():
     return [("replay", replay)]
 
 
+def _bot_row_steps(rules: str):
+    """The shanten row functions the bots call (``discard_options``, ``hand_shanten``),
+    compiled with the argument types the play loop gives them, so that the play group
+    finds them in the cache (it is the longest group of the second phase)."""
+    def rows():
+        import numpy as np
+
+        from mjfast import kernels as k
+        from mjfast.rules.registry import get_rules
+        rs = get_rules(rules)
+        tab, vec, ct, opt = k.shanten_tables()
+        FD, R = k.row_scratch()
+        fm, two = sum(1 << f for f in rs.forms), int(len(rs.kinds) == 16)
+        c = np.zeros(34, np.int64)
+        c[:14] = 1
+        vis = np.zeros(34, np.int32)           # a slice of the int32 deal state
+        cand, emask = np.zeros((34, 4), np.int64), np.zeros(34, np.int64)
+        k.discard_options(c, vis, fm, rs.sets, two, tab, vec, ct, opt, FD, R, cand, emask)
+        c[13] = 0
+        k.hand_shanten(c, fm, rs.sets, two, tab, vec, ct, FD)
+    return [("bot rows", rows)]
+
+
 def _symbol_steps(family: str):
     """Compile (or load) one scorer family's linked symbol."""
     import importlib
@@ -138,7 +161,8 @@ def _symbol_steps(family: str):
 # (balanced by the CPU seconds of each group, benchmarks/bench_first_run.py)
 PHASES = [
     [("mcr + tuidaohu scorers",
-      [("mcr", lambda: _symbol_steps("mcr")), ("tuidaohu", lambda: _symbol_steps("tuidaohu"))]),
+      [("mcr", lambda: _symbol_steps("mcr")), ("tuidaohu", lambda: _symbol_steps("tuidaohu")),
+       ("mcr", lambda: _bot_row_steps("mcr"))]),
      ("taiwan scorer, shanten and waits",
       [("taiwan", lambda: _symbol_steps("taiwan")),
        ("tuidaohu", lambda: _api_steps("tuidaohu")[3:8])])],

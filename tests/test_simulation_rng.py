@@ -27,13 +27,14 @@ def test_pure_function_of_coordinates():
     assert np.array_equal(a, b)
     assert not np.array_equal(make_wall("mcr", 9, 0, 0), make_wall("mcr", 9, 0, 1))
     assert not np.array_equal(make_wall("mcr", 9, 0, 0), make_wall("mcr", 10, 0, 0))
-    assert make_key(1, 2, 3, STREAM_WALL, 0) != make_key(1, 2, 3, STREAM_BOT, 0)
+    seed = np.uint64(1)                 # seeds are uint64 where the simulator calls it
+    assert make_key(seed, 2, 3, STREAM_WALL, 0) != make_key(seed, 2, 3, STREAM_BOT, 0)
 
 
 def test_roughly_uniform():
     W = make_walls("two_player", 1, np.zeros(4000, np.int64), np.arange(4000))
     first = np.bincount(W[:, 0], minlength=34)[[*range(9), *range(27, 34)]]
     assert first.min() > 4000 / 16 * 0.7 and first.max() < 4000 / 16 * 1.3
-    k = make_key(3, 0, 0, STREAM_BOT, 1)
+    k = make_key(np.uint64(3), 0, 0, STREAM_BOT, 1)
     draws = np.array([below(k, i, 6) for i in range(3000)])
     assert set(draws) == set(range(6)) and abs(draws.mean() - 2.5) < 0.15
