@@ -33,9 +33,10 @@ from ._mcr_fans import (
     _two_pungs_fan, _wait_shape, _wind_pung)
 from ._mcr_waits import _fast_waits
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
-from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_N_MELDS, R_PREVALENT,
+from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS,
+                       R_PREVALENT,
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, X_NCOLS, as_rows, profile_views,
-                       row_melds, suit_table_view, workspace_views)
+                       suit_table_view, workspace_views)
 from ._decompose import divisions_into
 from ._exclude import apply_exclusions
 from ._jit import export, python_function
@@ -47,7 +48,7 @@ from ._symbols import score_mcr
 # ---------------------------------------------------------------------------------------
 # one hand
 # ---------------------------------------------------------------------------------------
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _sort_into(src, n, dst):
     for i in range(n):
         v = src[i]
@@ -58,7 +59,7 @@ def _sort_into(src, n, dst):
         dst[j + 1] = v
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, work, ft,
               work_fans, dscr, sc, suit_tab):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;
@@ -619,19 +620,22 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
 # the row entry: the one compiled MCR scorer every caller reaches (symbol score_mcr)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always", error_model="numpy")
-def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c):
+def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c, melds):
     """Score the hand row ``row`` (layout in :mod:`._context`) into ``fans`` (int64 by fan
     id, flowers in the flowers' column); returns the total with flowers, -1 when the row
     is not a complete hand of valid counts. ``first_turn`` counts only for the dealer's
-    concealed hand (the heavenly hand)."""
+    concealed hand (the heavenly hand). ``melds`` (5, 4) scratch receives the row's melds
+    (a reshaped view of the row per hand cost Numba's generic reshape each time)."""
     ints = prof[0]
     points = prof[1]
     win = row[R_WIN]
     nm = row[R_N_MELDS]
-    melds = row_melds(row)
     total = 0
     ok = win >= 0 and win < 34 and nm >= 0 and nm <= 4
     if ok:
+        for j in range(nm):
+            for k in range(4):
+                melds[j, k] = row[R_MELDS + 4 * j + k]
         for t in range(34):
             v = row[R_COUNTS + t]
             c[t] = v
@@ -672,7 +676,9 @@ def score_mcr_c(ctx_p, ws_p, rows_p, n, fans_p):
     prof = profile_views(ctx)
     suit_tab = suit_table_view(ctx)
     ncols = ctx[X_NCOLS]
-    divbuf, work, ft, wfans, sc, dscr, _place, _vec, c = workspace_views(ws)
+    divbuf, work, ft, wfans, sc, dscr, _place, vec, c = workspace_views(ws)
+    melds = vec[0, 0:20].reshape((5, 4))
     for i in range(n):
-        score_row(rows[i], fans[i], prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c)
+        score_row(rows[i], fans[i], prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c,
+                  melds)
     return n
