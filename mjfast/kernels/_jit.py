@@ -231,6 +231,20 @@ def as_array(p, n):
     return p.reshape(-1)[:n]
 
 
+def grid(a, dtype, rows, cols):
+    """The first ``rows * cols`` values of the contiguous 1-D array ``a``, read as
+    ``dtype``, as a C-contiguous (rows, cols) array: a view made in a few instructions
+    (``reshape`` and ``view`` call Numba's generic helpers, tens of nanoseconds each, which
+    a per-hand view pays every hand). Inputs are trusted (``a`` long enough)."""
+    return a.view(dtype)[:rows * cols].reshape((rows, cols))
+
+
+def recast(a, dtype, n):
+    """The first ``n`` values of the contiguous 1-D array ``a`` read as ``dtype`` (a 1-D
+    view, see :func:`grid`)."""
+    return a.view(dtype)[:n]
+
+
 if not DISABLED:
     from numba.core import cgutils  # noqa: F401
     from numba.extending import intrinsic, overload
@@ -256,6 +270,53 @@ if not DISABLED:
         if isinstance(p, types.CPointer):
             from numba import carray
             return lambda p, n: carray(p, n)
+
+    def _dtype_of(d):
+        if isinstance(d, types.NumberClass):
+            return d.instance_type
+        if isinstance(d, types.DType):
+            return d.dtype
+        return None
+
+    def _view_codegen(src_t, out_t, ndim):
+        def codegen(context, builder, signature, args):
+            from numba.core.imputils import impl_ret_borrowed
+            src = context.make_array(src_t)(context, builder, args[0])
+            out = context.make_array(out_t)(context, builder)
+            intp = context.get_value_type(types.intp)
+            size = context.get_abi_sizeof(context.get_data_type(out_t.dtype))
+            itemsize = context.get_constant(types.intp, size)
+            dims = [context.cast(builder, v, t, types.intp)
+                    for v, t in zip(args[2:], signature.args[2:])]
+            strides = [itemsize] if ndim == 1 else [builder.mul(dims[1], itemsize), itemsize]
+            data = builder.bitcast(src.data, context.get_data_type(out_t.dtype).as_pointer())
+            context.populate_array(out, data=data, shape=cgutils.pack_array(builder, dims, intp),
+                                   strides=cgutils.pack_array(builder, strides, intp),
+                                   itemsize=itemsize, meminfo=src.meminfo, parent=src.parent)
+            # a borrowed view: a reference for callers that count them (none under nrt=False)
+            return impl_ret_borrowed(context, builder, out_t, out._getvalue())
+        return codegen
+
+    @intrinsic
+    def _grid(typingctx, a, dtype, rows, cols):
+        dt = _dtype_of(dtype)
+        if not isinstance(a, types.Array) or a.ndim != 1 or dt is None:
+            return None
+        out_t = types.Array(dt, 2, "C")
+        return out_t(a, dtype, rows, cols), _view_codegen(a, out_t, 2)
+
+    @intrinsic
+    def _recast(typingctx, a, dtype, n):
+        dt = _dtype_of(dtype)
+        if not isinstance(a, types.Array) or a.ndim != 1 or dt is None:
+            return None
+        out_t = types.Array(dt, 1, "C")
+        return out_t(a, dtype, n), _view_codegen(a, out_t, 1)
+
+    # compiled code calls the intrinsics themselves: an overload would be a function
+    # returning a new array, which code compiled without reference counting cannot call
+    _py_grid, _py_recast = grid, recast
+    grid, recast = _grid, _recast
 
 
 # ---------------------------------------------------------------------------------------

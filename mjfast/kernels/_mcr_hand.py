@@ -60,18 +60,20 @@ def _sort_into(src, n, dst):
 
 
 @kernel(error_model="numpy", nrt=False)
-def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, work, ft,
-              work_fans, dscr, sc, suit_tab):
+def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;
-    ``prof`` the rule profile's arrays, the rest scratch (views of the context and the
-    workspace, made once per block of rows by the row entry). Not inlined into the
-    row entry's loop: Numba's inlining and typing of the whole would double the scorer's
-    compile time for about a tenth of a hand.
+    ``ctx`` the context, ``ws`` the workspace: their views (the rule profile's arrays, the
+    scratch) are made here, a few instructions each (:func:`._jit.grid`), so that a call
+    passes five arrays (the two dozen views as arguments were a few hundred words copied
+    per hand). Not inlined into the row entry's loop: Numba's inlining and typing of the
+    whole would double the scorer's compile time for about a tenth of a hand.
     Writes fan counts into ft_best (int64[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete (ft_best is then
     undefined; every path that returns a total has written all of it)."""
     (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
-     _col, _live, off, excluders) = prof
+     _col, _live, off, excluders) = profile_views(ctx)
+    suit_tab = suit_table_view(ctx)
+    divbuf, work, ft, work_fans, sc, dscr, _place, _vec, _c = workspace_views(ws)
     kong_combo = ints[I_KONG_COMBO] != 0
     heaven_no_waits = ints[I_HEAVEN] != 0
     # a pung of the seat wind that is also the prevalent wind: one account-once deduction
@@ -620,7 +622,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
 # the row entry: the one compiled MCR scorer every caller reaches (symbol score_mcr)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always", error_model="numpy")
-def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c, melds):
+def score_row(row, fans, ctx, ws, prof, ncols, c, melds):
     """Score the hand row ``row`` (layout in :mod:`._context`) into ``fans`` (int64 by fan
     id, flowers in the flowers' column); returns the total with flowers, -1 when the row
     is not a complete hand of valid counts. ``first_turn`` counts only for the dealer's
@@ -647,8 +649,7 @@ def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dsc
         fl = row[R_FLAGS]
         if not (row[R_SEAT] == row[R_DEALER] and nm == 0):
             fl &= ~F_FIRST_TURN      # the heavenly hand: the dealer's concealed hand only
-        tot = score_one(c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], prof, fans,
-                        divbuf, work, ft, wfans, dscr, sc, suit_tab)
+        tot = score_one(c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], ctx, ws, fans)
     row[R_EXTRA] = 0
     if tot < 0:
         for f in range(ncols):
@@ -668,17 +669,23 @@ def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dsc
     return with_flowers
 
 
+@kernel(error_model="numpy", nrt=False)
+def _score_block(rows, fans, n, ctx, ws, prof, ncols, c, melds):
+    """The row loop, outside the symbol's entry: compiled without reference counting (the
+    entry makes its arrays from pointers, which needs it), so the per-row views cost no
+    ``NRT_incref`` / ``NRT_decref`` calls."""
+    for i in range(n):
+        score_row(rows[i], fans[i], ctx, ws, prof, ncols, c, melds)
+
+
 @export(score_mcr)
 def score_mcr_c(ctx_p, ws_p, rows_p, n, fans_p):
     """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
     workspace are made once, then each row is scored."""
     ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
     prof = profile_views(ctx)
-    suit_tab = suit_table_view(ctx)
     ncols = ctx[X_NCOLS]
-    divbuf, work, ft, wfans, sc, dscr, _place, vec, c = workspace_views(ws)
+    _divbuf, _work, _ft, _wfans, _sc, _dscr, _place, vec, c = workspace_views(ws)
     melds = vec[0, 0:20].reshape((5, 4))
-    for i in range(n):
-        score_row(rows[i], fans[i], prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c,
-                  melds)
+    _score_block(rows, fans, n, ctx, ws, prof, ncols, c, melds)
     return n
