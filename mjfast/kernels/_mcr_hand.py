@@ -31,13 +31,13 @@ from ._mcr_fans import (
     _four_pungs, _hand_traits, _is_dragon, _is_term_or_honor, _is_wind, _kongs,
     _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
-from ._mcr_waits import _fast_waits
+from ._mcr_waits import POW5, _fast_waits
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
 from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS,
                        R_PREVALENT,
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, X_NCOLS, as_rows, profile_views,
                        suit_table_view, workspace_views)
-from ._decompose import divisions_into
+from ._decompose import FORM_REGULAR, _enumerate_sets, divisions_into
 from ._exclude import apply_exclusions
 from ._jit import export, python_function
 from ._symbols import score_mcr
@@ -57,6 +57,63 @@ def _sort_into(src, n, dst):
             dst[j + 1] = dst[j]
             j -= 1
         dst[j + 1] = v
+
+
+@kernel(error_model="numpy", nrt=False)
+def _regular_divisions(c, out, st, suit_tab):
+    """``divisions_into(c, 1 << FORM_REGULAR, out, st)`` (the same rows in the same order)
+    with the per-suit table first: a suit that cannot split into sets (the pair's suit:
+    into sets and the pair) rules the hand out, and a pair candidate whose suit's rest
+    does not split is skipped, before the depth-first search that would find nothing
+    there."""
+    total = 0
+    for i in range(34):
+        total += c[i]
+    if total < 2 or (total - 2) % 3 != 0:
+        return 0
+    pair_lo = -1
+    pair_hi = -1
+    pcode = 0
+    for s in range(3):
+        code = 0
+        m = 0
+        for r in range(8, -1, -1):
+            v = c[9 * s + r]
+            code = code * 5 + v
+            m += v
+        m %= 3
+        if m == 1:
+            return 0
+        if m == 2:
+            if pair_lo >= 0:
+                return 0
+            pair_lo = 9 * s
+            pair_hi = pair_lo + 9
+            pcode = code
+            if not (suit_tab[code] & 2):
+                return 0
+        elif not (suit_tab[code] & 1):
+            return 0
+    for i in range(27, 34):
+        if c[i] == 1 or c[i] == 4:
+            return 0
+        if c[i] == 2:
+            if pair_lo >= 0:
+                return 0
+            pair_lo = i
+            pair_hi = i + 1
+    if pair_lo < 0:
+        return 0
+    n_sets = (total - 2) // 3
+    n = 0
+    for p in range(pair_lo, pair_hi):
+        if c[p] >= 2:
+            if p < 27 and not (suit_tab[pcode - 2 * POW5[p - pair_lo]] & 1):
+                continue
+            c[p] -= 2
+            n = _enumerate_sets(c, n_sets, out, n, FORM_REGULAR, p, -1, st)
+            c[p] += 2
+    return n
 
 
 @kernel(error_model="numpy", nrt=False)
@@ -341,7 +398,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             if not special_seven_pairs:
                 return best
     # ---- regular divisions -----------------------------------------------------------------
-    nd = divisions_into(c, 1, divbuf, dscr)
+    nd = _regular_divisions(c, divbuf, dscr, suit_tab)
     if nd == 0:
         return best
     wait_cnt = -1
