@@ -273,25 +273,20 @@ def new_row() -> np.ndarray:
 # views (compiled)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always")
-def _field(ctx, k):
-    at = ctx[X_FIELDS + 3 * k]
-    return ctx[at:at + ctx[X_FIELDS + 3 * k + 1]]
-
-
-@kernel(inline="always")
-def _field2(ctx, k):
-    at = ctx[X_FIELDS + 3 * k]
-    rows = ctx[X_FIELDS + 3 * k + 1]
-    cols = ctx[X_FIELDS + 3 * k + 2]
-    return grid(ctx[at:], np.int64, rows, cols)
-
-
-@kernel(inline="always")
 def profile_views(ctx):
-    """The rule profile's arrays (``PROFILE_FIELDS`` order) as views of ``ctx``."""
-    return (_field(ctx, 0), _field(ctx, 1), _field(ctx, 2), _field2(ctx, 3), _field(ctx, 4),
-            _field(ctx, 5), _field(ctx, 6), _field2(ctx, 7), _field(ctx, 8), _field(ctx, 9),
-            _field(ctx, 10), _field(ctx, 11))
+    """The rule profile's arrays (``PROFILE_FIELDS`` order) as views of ``ctx``. Written
+    out (the words of field ``k`` at ``X_FIELDS + 3 * k``: offset, rows, columns) rather
+    than through :func:`_field`: each inlined call is a Numba inlining pass at compile
+    time, and the scorers' hand functions make these views themselves."""
+    f = X_FIELDS
+    a0, a1, a2, a3, a4, a5 = ctx[f], ctx[f + 3], ctx[f + 6], ctx[f + 9], ctx[f + 12], ctx[f + 15]
+    a6, a7, a8, a9, a10, a11 = (ctx[f + 18], ctx[f + 21], ctx[f + 24], ctx[f + 27], ctx[f + 30],
+                                ctx[f + 33])
+    return (ctx[a0:a0 + ctx[f + 1]], ctx[a1:a1 + ctx[f + 4]], ctx[a2:a2 + ctx[f + 7]],
+            grid(ctx[a3:], np.int64, ctx[f + 10], ctx[f + 11]), ctx[a4:a4 + ctx[f + 13]],
+            ctx[a5:a5 + ctx[f + 16]], ctx[a6:a6 + ctx[f + 19]],
+            grid(ctx[a7:], np.int64, ctx[f + 22], ctx[f + 23]), ctx[a8:a8 + ctx[f + 25]],
+            ctx[a9:a9 + ctx[f + 28]], ctx[a10:a10 + ctx[f + 31]], ctx[a11:a11 + ctx[f + 34]])
 
 
 @kernel(inline="always")

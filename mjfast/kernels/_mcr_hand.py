@@ -35,11 +35,12 @@ from ._mcr_waits import POW5, _fast_waits
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
 from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS,
                        R_PREVALENT,
-                       R_SEAT, R_DEALER, R_TOTAL, R_WIN, X_NCOLS, as_rows, profile_views,
-                       suit_table_view, workspace_views)
-from ._decompose import FORM_REGULAR, _enumerate_sets, divisions_into
+                       R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
+                       W_WFANS, W_WORK, WS_COLS, X_FIELDS, X_NCOLS, X_TAB_AT, X_TAB_LEN,
+                       as_rows, profile_views, workspace_views)
+from ._decompose import DIV_COLS, FORM_REGULAR, MAX_DIVISIONS, _enumerate_sets, divisions_into
 from ._exclude import apply_exclusions
-from ._jit import export, python_function
+from ._jit import export, grid, python_function, recast
 from ._symbols import score_mcr
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
@@ -127,10 +128,26 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     Writes fan counts into ft_best (int64[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete (ft_best is then
     undefined; every path that returns a total has written all of it)."""
-    (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
-     _col, _live, off, excluders) = profile_views(ctx)
-    suit_tab = suit_table_view(ctx)
-    divbuf, work, ft, work_fans, sc, dscr, _place, _vec, _c = workspace_views(ws)
+    # the views of the context and the workspace, written out (the layouts of
+    # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
+    # inlined view function is a Numba inlining pass over this large function at
+    # compile time
+    ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
+    points = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
+    excl = grid(ctx[ctx[X_FIELDS + 9]:], np.int64, ctx[X_FIELDS + 10], ctx[X_FIELDS + 11])
+    reducers = ctx[ctx[X_FIELDS + 12]:ctx[X_FIELDS + 12] + ctx[X_FIELDS + 13]]
+    red_t = ctx[ctx[X_FIELDS + 15]:ctx[X_FIELDS + 15] + ctx[X_FIELDS + 16]]
+    red_n = ctx[ctx[X_FIELDS + 18]:ctx[X_FIELDS + 18] + ctx[X_FIELDS + 19]]
+    red_unless = grid(ctx[ctx[X_FIELDS + 21]:], np.int64, ctx[X_FIELDS + 22], ctx[X_FIELDS + 23])
+    off = ctx[ctx[X_FIELDS + 30]:ctx[X_FIELDS + 30] + ctx[X_FIELDS + 31]]
+    excluders = ctx[ctx[X_FIELDS + 33]:ctx[X_FIELDS + 33] + ctx[X_FIELDS + 34]]
+    suit_tab = recast(ctx[ctx[X_TAB_AT]:], np.uint8, 8 * ctx[X_TAB_LEN])
+    divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
+    work = grid(ws[W_WORK:], np.int64, 10, 34)
+    ft = ws[W_FT:W_FT + WS_COLS]
+    work_fans = grid(ws[W_WFANS:], np.int64, MAX_DIVISIONS, WS_COLS)
+    sc = grid(ws[W_SC:], np.int64, 16, MAX_DIVISIONS)
+    dscr = grid(ws[W_DSCR:], np.int64, 4, 8)
     kong_combo = ints[I_KONG_COMBO] != 0
     heaven_no_waits = ints[I_HEAVEN] != 0
     # a pung of the seat wind that is also the prevalent wind: one account-once deduction

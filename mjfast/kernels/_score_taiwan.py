@@ -17,12 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules import TAIWAN_KEYS
-from ..rules import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
-from ._jit import export, kernel
+from ..rules import I_EARLY, I_NCOLS, I_VERY_EARLY
+from ._jit import export, grid, kernel
 from ._symbols import score_taiwan
 from ._context import (R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
                        R_N_MELDS, R_SEAT, R_TABLE_DISCARDS, R_TOTAL, R_WIN, X_NCOLS, as_rows,
-                       profile_views, row_melds, workspace_views)
+                       W_DIVBUF, W_DSCR, W_PLACE, W_VEC, WS_COLS, X_FIELDS, profile_views,
+                       row_melds, workspace_views)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
@@ -74,12 +75,11 @@ def _apply(hits, ctx, kept):
 # arguments), which made the batch kernel about 1.7x slower than the same code inlined
 @kernel(inline="always")
 def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
-                  ctx, divbuf, n_div, place, hits, kept, best, work):
+                  ctx, ints, divbuf, n_div, place, hits, kept, best, work):
     """Highest total over the divisions ``divbuf[:n_div]``; ``best`` gets its item counts.
     Returns the total, or -1 when no division is a complete 5-set (or special) hand.
     ``work`` is int64 scratch of at least ``WORK_SIZE``."""
-    prof = profile_views(ctx)
-    ncols = prof[0][I_NCOLS]
+    ncols = ints[I_NCOLS]
     for f in range(ncols):
         best[f] = 0
     self_drawn = (fl & F_SELF_DRAWN) != 0
@@ -163,9 +163,9 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
     if fl & F_ROBBING_KONG:
         hits[K_ROB_KONG] = 1
     if td >= 0:
-        if td <= prof[0][I_VERY_EARLY]:
+        if td <= ints[I_VERY_EARLY]:
             hits[K_VERY_EARLY] = 1
-        if td <= prof[0][I_EARLY]:
+        if td <= ints[I_EARLY]:
             hits[K_EARLY] = 1
     if (fl & F_ORIGINAL_READY) and n_called == 0:
         hits[K_ORIGINAL_READY] = 1
@@ -307,19 +307,27 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ws)
     views are made here (a few instructions each; as arguments they were two dozen arrays
     passed field by field per hand); ``ws``'s ``vec`` rows are the key counts, the kept
     counts, the best reading (read by the row entry) and scratch."""
-    prof = profile_views(ctx)
-    divbuf, _work, _ft, _wfans, _sc, st, place, vec, _c = workspace_views(ws)
+    # the views of the context and the workspace, written out (the layouts of
+    # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
+    # inlined view function is a Numba inlining pass over this large function at
+    # compile time
+    ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
+    col = ctx[ctx[X_FIELDS + 24]:ctx[X_FIELDS + 24] + ctx[X_FIELDS + 25]]
+    live = ctx[ctx[X_FIELDS + 27]:ctx[X_FIELDS + 27] + ctx[X_FIELDS + 28]]
+    divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
+    st = grid(ws[W_DSCR:], np.int64, 4, 8)
+    place = grid(ws[W_PLACE:], np.int16, 8, 2)
+    vec = grid(ws[W_VEC:], np.int64, 4, WS_COLS)
     hits = vec[0]
     kept = vec[1]
     best = vec[2]
     work = vec[3]
-    col = prof[P_COL]
-    if nflow >= 8 and prof[P_LIVE][col[K_EIGHT_FLOWERS]] != 0:
+    if nflow >= 8 and live[col[K_EIGHT_FLOWERS]] != 0:
         return _eight_flowers(ctx, hits, kept, best)
     if wt < 0 or wt >= 34:
         return -1
     n = divisions_into(c, FORM_MASK, divbuf, st)
-    return _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx,
+    return _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ints,
                          divbuf, n, place, hits, kept, best, work)
 
 

@@ -18,12 +18,12 @@ import numpy as np
 
 from ..rules import TUIDAOHU_KEYS
 from ..rules import I_FORM_MASK, I_NCOLS
-from ._jit import export, kernel
+from ._jit import export, grid, kernel
 from ._symbols import score_tuidaohu
 from ._context import (C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C_PLAYERS,
                        R_COUNTS, R_DEALER, R_EXTRA, R_FLAGS, R_LEGAL, R_N_MELDS, R_SEAT,
-                       R_TOTAL, X_NCOLS, as_rows, params_view, profile_views, row_melds,
-                       workspace_views)
+                       R_TOTAL, X_NCOLS, as_rows, params_view, row_melds,
+                       workspace_views, W_DIVBUF, W_DSCR, W_VEC, WS_COLS, X_FIELDS)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions_into
@@ -75,9 +75,23 @@ def score_one(c, melds, n_melds, flags, seat, dealer, ctx, ws):
     (a few instructions each; as arguments they were a score of arrays passed field by
     field per hand); ``ws``'s ``vec`` rows are the hand-wide hits, the reading's hits and
     the best reading (read by the row entry)."""
-    (ints, values, _topo, excl, reducers, red_t, red_n, red_unless,
-     pc, _live, off, excluders) = profile_views(ctx)
-    buf, _work, _ft, _wfans, _sc, dscr, _place, vec, _c = workspace_views(ws)
+    # the views of the context and the workspace, written out (the layouts of
+    # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
+    # inlined view function is a Numba inlining pass over this large function at
+    # compile time
+    ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
+    values = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
+    excl = grid(ctx[ctx[X_FIELDS + 9]:], np.int64, ctx[X_FIELDS + 10], ctx[X_FIELDS + 11])
+    reducers = ctx[ctx[X_FIELDS + 12]:ctx[X_FIELDS + 12] + ctx[X_FIELDS + 13]]
+    red_t = ctx[ctx[X_FIELDS + 15]:ctx[X_FIELDS + 15] + ctx[X_FIELDS + 16]]
+    red_n = ctx[ctx[X_FIELDS + 18]:ctx[X_FIELDS + 18] + ctx[X_FIELDS + 19]]
+    red_unless = grid(ctx[ctx[X_FIELDS + 21]:], np.int64, ctx[X_FIELDS + 22], ctx[X_FIELDS + 23])
+    pc = ctx[ctx[X_FIELDS + 24]:ctx[X_FIELDS + 24] + ctx[X_FIELDS + 25]]
+    off = ctx[ctx[X_FIELDS + 30]:ctx[X_FIELDS + 30] + ctx[X_FIELDS + 31]]
+    excluders = ctx[ctx[X_FIELDS + 33]:ctx[X_FIELDS + 33] + ctx[X_FIELDS + 34]]
+    buf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
+    dscr = grid(ws[W_DSCR:], np.int64, 4, 8)
+    vec = grid(ws[W_VEC:], np.int64, 4, WS_COLS)
     base = vec[0]
     hits = vec[1]
     best = vec[2]
