@@ -41,18 +41,16 @@ def _h(*arrays) -> str:
 
 
 def _table_digest(t) -> str:
-    """SHA-256 of the table's IPC stream; ``source`` / ``log_file`` columns of file paths
-    are reduced to the file names (checkouts in different folders replay the same bundled
-    logs)."""
+    """SHA-256 of the table's IPC stream; a ``source`` column of file paths is reduced to
+    the file names (checkouts in different folders replay the same bundled logs)."""
     import os.path
 
     import pyarrow as pa
     sink = pa.BufferOutputStream()
     t = t.combine_chunks()
-    for col in ("source", "log_file"):      # the deals' log_file holds the checkout's path too
-        if col in t.column_names and pa.types.is_string(t.schema.field(col).type):
-            names = [None if v is None else os.path.basename(v) for v in t.column(col).to_pylist()]
-            t = t.set_column(t.column_names.index(col), col, pa.array(names, pa.string()))
+    if "source" in t.column_names and pa.types.is_string(t.schema.field("source").type):
+        names = [None if v is None else os.path.basename(v) for v in t.column("source").to_pylist()]
+        t = t.set_column(t.column_names.index("source"), "source", pa.array(names, pa.string()))
     with pa.ipc.new_stream(sink, t.schema) as w:
         w.write_table(t)
     return hashlib.sha256(sink.getvalue().to_pybytes()).hexdigest()[:16]
