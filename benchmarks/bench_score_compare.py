@@ -12,8 +12,9 @@ move the figures. Each worker compiles or loads its kernels before the first tim
 A cycle times, for every rule set and thread count, ``--rounds`` calls of each checkout
 (on the first ``--sub`` hands: short rounds catch the quiet moments of a loaded machine),
 the order of the two alternating from cycle to cycle. Reported: the best round of each
-cycle and the best of all, per checkout, and whether both gave identical fan counts and
-totals (a digest). MCR is scored with the ``botzone`` variant, as in bench_score_mcr.py.
+cycle and the best of all, per checkout, wall time and CPU time (``time.process_time``:
+on one thread, what a loaded machine distorts least), and whether both gave identical fan
+counts and totals (a digest). MCR is scored with the ``botzone`` variant, as in bench_score_mcr.py.
 No pytest test here (timing lives in the other bench files); this is a script.
 """
 from __future__ import annotations
@@ -55,13 +56,15 @@ def _worker(data_dir: str) -> None:          # pragma: no cover - runs in a subp
                                           for f in dataclasses.fields(b) if f.name != "rules"})
         numba.set_num_threads(int(threads))
         times = []
+        cpu = []
         for _ in range(int(rounds)):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             res = fn[rules](b)
             times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
         digest = hashlib.sha1(np.ascontiguousarray(res.fan_counts).tobytes()
                               + np.ascontiguousarray(res.totals).tobytes()).hexdigest()[:12]
-        print(f"{min(times):.5f} {digest}", flush=True)
+        print(f"{min(times):.5f} {min(cpu):.5f} {digest}", flush=True)
 
 
 def _save_hands(python: str, root: str, data_dir: str, n: int, rules) -> None:
@@ -98,6 +101,7 @@ def main(argv=None) -> None:
             env=dict(os.environ, PYTHONPATH=root), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         procs[name].stdout.readline()
     best: dict[tuple, list[float]] = {}
+    best_cpu: dict[tuple, list[float]] = {}
     digests: dict[tuple, set] = {}
     for c in range(a.cycles):
         for r in rules:
@@ -106,8 +110,9 @@ def main(argv=None) -> None:
                     p = procs[name]
                     p.stdin.write(f"{r} {th} {a.rounds} {a.sub}\n")
                     p.stdin.flush()
-                    t, dg = p.stdout.readline().split()
+                    t, c, dg = p.stdout.readline().split()
                     best.setdefault((r, th, name), []).append(float(t))
+                    best_cpu.setdefault((r, th, name), []).append(float(c))
                     digests.setdefault((r, th), set()).add(dg)
     for p in procs.values():
         p.stdin.close()
@@ -118,9 +123,13 @@ def main(argv=None) -> None:
         for th in a.threads.split(","):
             b, f = best[(r, th, "before")], best[(r, th, "after")]
             same = "identical" if len(digests[(r, th)]) == 1 else "DIFFERENT RESULTS"
+            cb, cf = best_cpu[(r, th, "before")], best_cpu[(r, th, "after")]
             print(f"{r:10s} {th} thr  before {min(b):.4f} s  after {min(f):.4f} s  "
-                  f"({min(f) / min(b) - 1:+.1%}; {same})  cycles before "
-                  f"{' '.join(f'{x:.3f}' for x in b)} | after {' '.join(f'{x:.3f}' for x in f)}")
+                  f"({min(f) / min(b) - 1:+.1%}; {same}); CPU before {min(cb):.4f} s "
+                  f"after {min(cf):.4f} s ({min(cf) / min(cb) - 1:+.1%}; "
+                  f"{min(cb) / a.sub * 1e6:.3f} -> {min(cf) / a.sub * 1e6:.3f} us a hand)  "
+                  f"cycles before {' '.join(f'{x:.3f}' for x in b)} | "
+                  f"after {' '.join(f'{x:.3f}' for x in f)}")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,10 @@ nine gates, every situation flag, flowers), made once outside the timed part. Ti
 one thread (``numba.set_num_threads(1)``), and ``reference_hands_per_s``: every rate and ratio
 measured in the same run on the same hands (best of 5 rounds for ours, one pass of the
 reference), and the median rounds (``hands_per_s_median``, ``hands_per_s_1thread_median``). A one-line summary is printed (``pytest -s`` shows it).
+Per CPU-second (``time.process_time``, what a loaded machine does not distort as much as
+wall time): ``hands_per_cpu_s_1thread``, ``reference_hands_per_cpu_s`` and
+``ratio_vs_reference_per_cpu_s`` on the first 200k hands, ours and the reference
+interleaved chunk by chunk (:func:`cpu_ratio`), with the ``load`` average.
 """
 from __future__ import annotations
 
@@ -42,6 +46,12 @@ from mjfast.hand import FOURTH_TILE, KONG_REPLACEMENT, ROBBING_KONG, SELF_DRAWN 
 from mjfast.scoring import mcr  # noqa: E402
 
 N = int(os.environ.get("MJFAST_BENCH_N", 1_000_000))
+
+
+def _head(batch, n):
+    """The first ``n`` hands of ``batch``."""
+    return replace(batch, **{f.name: getattr(batch, f.name)[:n] for f in fields(batch)
+                             if f.name != "rules"})
 
 
 def ready_of(batch):
@@ -91,6 +101,43 @@ def ours_rates(batch, rounds=ROUNDS, threads=None) -> tuple[float, float]:
     return len(batch) / times[0], len(batch) / times[len(times) // 2]
 
 
+def cpu_ratio(batch, chunk: int = 20_000, rounds: int = 3) -> tuple[float, float, float]:
+    """(ours, reference, ours / reference) in hands per CPU-second (``time.process_time``):
+    ``score_batch`` on one thread against the reference's per-hand calls on the same hands,
+    chunk by chunk, the two interleaved (a loaded machine slows both alike); ours is the
+    best of ``rounds`` passes, the reference one pass (argument tuples prebuilt)."""
+    import dataclasses
+
+    import MahjongGB
+    calc = MahjongGB.MahjongFanCalculator
+    n = len(batch)
+    chunks = [dataclasses.replace(batch, **{f.name: getattr(batch, f.name)[i:i + chunk]
+                                            for f in dataclasses.fields(batch)
+                                            if f.name != "rules"})
+              for i in range(0, n, chunk)]
+    args = [[gb_args(c, i) for i in range(len(c))] for c in chunks]
+    from mjfast import score_batch
+    score_batch(chunks[0], variant="botzone", threads=1)
+    ours = []
+    ref = 0.0
+    for r in range(rounds):
+        t_ours = 0.0
+        for c, a in zip(chunks, args):
+            t = time.process_time()
+            score_batch(c, variant="botzone", threads=1)
+            t_ours += time.process_time() - t
+            if r == 0:
+                t = time.process_time()
+                for x in a:
+                    try:
+                        calc(*x)
+                    except TypeError:
+                        pass
+                ref += time.process_time() - t
+        ours.append(t_ours)
+    return n / min(ours), n / ref, ref / min(ours)
+
+
 def ours_rate(batch, rounds=ROUNDS, threads=None) -> float:
     return ours_rates(batch, rounds, threads)[0]
 
@@ -118,6 +165,10 @@ def test_score_batch_1m(benchmark, batch):
     rate = len(batch) / benchmark.stats.stats.min
     one, one_median = ours_rates(batch, threads=1)
     ref = reference_rate(batch)
+    cpu_ours, cpu_ref, cpu = cpu_ratio(_head(batch, min(len(batch), 200_000)))
+    benchmark.extra_info.update(hands_per_cpu_s_1thread=cpu_ours,
+                                reference_hands_per_cpu_s=cpu_ref,
+                                ratio_vs_reference_per_cpu_s=cpu, load=os.getloadavg()[0])
     benchmark.extra_info.update(hands=len(batch), threads=threads, hands_per_s=rate,
                                 ratio_vs_reference=rate / ref,
                                 hands_per_s_median=len(batch) / benchmark.stats.stats.median,
@@ -151,6 +202,10 @@ if __name__ == "__main__":
     print(f"score_batch 1 thread  {one:12,.0f} hands/s ({one / ref:.2f}x; median round {one_med:,.0f})")
     print(f"MahjongGB per call    {ref:12,.0f} hands/s")
     print(summary(numba.get_num_threads(), ours, one, ref))
+    co, cr, ratio = cpu_ratio(_head(b, min(n, 200_000)))
+    print(f"per CPU-second (process_time, 1 thread, interleaved with the reference): ours "
+          f"{co:12,.0f} hands/s, MahjongGB {cr:12,.0f} hands/s: {ratio:.2f}x "
+          f"(load {os.getloadavg()[0]:.2f})")
     r = ready_of(b)
     t = time.perf_counter()
     mcr.score_waits_batch(r, None, variant="botzone")

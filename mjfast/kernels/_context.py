@@ -40,7 +40,7 @@ import numpy as np
 
 from ..rules import (CODE_MCR, CODE_TAIWAN, CODE_TUIDAOHU, I_FLOWER_COL, I_FLOWERS_TO_MIN,
                      I_HEAVEN, I_KONG_COMBO, PROFILE_FIELDS, get_profile, get_rules)
-from ._jit import as_array, kernel
+from ._jit import as_array, grid, kernel, recast
 
 N_FIELDS = len(PROFILE_FIELDS)
 MAGIC = 0x6D6A6678                                  # "mjfx"
@@ -273,25 +273,20 @@ def new_row() -> np.ndarray:
 # views (compiled)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always")
-def _field(ctx, k):
-    at = ctx[X_FIELDS + 3 * k]
-    return ctx[at:at + ctx[X_FIELDS + 3 * k + 1]]
-
-
-@kernel(inline="always")
-def _field2(ctx, k):
-    at = ctx[X_FIELDS + 3 * k]
-    rows = ctx[X_FIELDS + 3 * k + 1]
-    cols = ctx[X_FIELDS + 3 * k + 2]
-    return ctx[at:at + rows * cols].reshape((rows, cols))
-
-
-@kernel(inline="always")
 def profile_views(ctx):
-    """The rule profile's arrays (``PROFILE_FIELDS`` order) as views of ``ctx``."""
-    return (_field(ctx, 0), _field(ctx, 1), _field(ctx, 2), _field2(ctx, 3), _field(ctx, 4),
-            _field(ctx, 5), _field(ctx, 6), _field2(ctx, 7), _field(ctx, 8), _field(ctx, 9),
-            _field(ctx, 10), _field(ctx, 11))
+    """The rule profile's arrays (``PROFILE_FIELDS`` order) as views of ``ctx``. Written
+    out (the words of field ``k`` at ``X_FIELDS + 3 * k``: offset, rows, columns) rather
+    than through :func:`_field`: each inlined call is a Numba inlining pass at compile
+    time, and the scorers' hand functions make these views themselves."""
+    f = X_FIELDS
+    a0, a1, a2, a3, a4, a5 = ctx[f], ctx[f + 3], ctx[f + 6], ctx[f + 9], ctx[f + 12], ctx[f + 15]
+    a6, a7, a8, a9, a10, a11 = (ctx[f + 18], ctx[f + 21], ctx[f + 24], ctx[f + 27], ctx[f + 30],
+                                ctx[f + 33])
+    return (ctx[a0:a0 + ctx[f + 1]], ctx[a1:a1 + ctx[f + 4]], ctx[a2:a2 + ctx[f + 7]],
+            grid(ctx[a3:], np.int64, ctx[f + 10], ctx[f + 11]), ctx[a4:a4 + ctx[f + 13]],
+            ctx[a5:a5 + ctx[f + 16]], ctx[a6:a6 + ctx[f + 19]],
+            grid(ctx[a7:], np.int64, ctx[f + 22], ctx[f + 23]), ctx[a8:a8 + ctx[f + 25]],
+            ctx[a9:a9 + ctx[f + 28]], ctx[a10:a10 + ctx[f + 31]], ctx[a11:a11 + ctx[f + 34]])
 
 
 @kernel(inline="always")
@@ -304,28 +299,28 @@ def params_view(ctx):
 def suit_table_view(ctx):
     """The MCR per-suit completeness table (uint8) inside ``ctx`` (empty for others)."""
     at = ctx[X_TAB_AT]
-    return ctx[at:at + ctx[X_TAB_LEN]].view(np.uint8)
+    return recast(ctx[at:], np.uint8, 8 * ctx[X_TAB_LEN])
 
 
 @kernel(inline="always")
 def workspace_views(ws):
     """``(divbuf int16[256, 14], work[10, 34], ft[128], wfans[256, 128], sc[16, 256],
     dscr[4, 8], place int16[8, 2], vec[4, 128], c[34])`` over ``ws``."""
-    divbuf = ws[W_DIVBUF:W_WORK].view(np.int16).reshape((MAX_DIVISIONS, DIV_COLS))
-    work = ws[W_WORK:W_WORK + 340].reshape((10, 34))
+    divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
+    work = grid(ws[W_WORK:], np.int64, 10, 34)
     ft = ws[W_FT:W_FT + WS_COLS]
-    wfans = ws[W_WFANS:W_SC].reshape((MAX_DIVISIONS, WS_COLS))
-    sc = ws[W_SC:W_DSCR].reshape((16, MAX_DIVISIONS))
-    dscr = ws[W_DSCR:W_PLACE].reshape((4, 8))
-    place = ws[W_PLACE:W_VEC].view(np.int16).reshape((8, 2))
-    vec = ws[W_VEC:W_C].reshape((4, WS_COLS))
+    wfans = grid(ws[W_WFANS:], np.int64, MAX_DIVISIONS, WS_COLS)
+    sc = grid(ws[W_SC:], np.int64, 16, MAX_DIVISIONS)
+    dscr = grid(ws[W_DSCR:], np.int64, 4, 8)
+    place = grid(ws[W_PLACE:], np.int16, 8, 2)
+    vec = grid(ws[W_VEC:], np.int64, 4, WS_COLS)
     c = ws[W_C:W_C + 34]
     return divbuf, work, ft, wfans, sc, dscr, place, vec, c
 
 
 @kernel(inline="always")
 def row_melds(row):
-    return row[R_MELDS:R_MELDS + 20].reshape((5, 4))
+    return grid(row[R_MELDS:], np.int64, 5, 4)
 
 
 @kernel(inline="always")
@@ -336,5 +331,5 @@ def as_rows(ctx_p, ws_p, rows_p, n, fans_p):
     ctx = as_array(ctx_p, head[X_LEN])
     ncols = ctx[X_NCOLS]
     return (ctx, as_array(ws_p, ctx[X_WS_LEN]),
-            as_array(rows_p, n * ROW_SIZE).reshape((n, ROW_SIZE)),
-            as_array(fans_p, n * ncols).reshape((n, ncols)))
+            grid(as_array(rows_p, n * ROW_SIZE), np.int64, n, ROW_SIZE),
+            grid(as_array(fans_p, n * ncols), np.int64, n, ncols))

@@ -56,7 +56,7 @@ def _knitted_table():
 KNITTED_TILES = _knitted_table()   # (6, 9): the tiles of each knitted straight
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def knitted_tiles(perm_index, out):
     """Fill out[0:9] with the tiles of knitted straight ``perm_index``."""
     for k in range(9):
@@ -68,7 +68,7 @@ def new_scratch():
     return np.zeros((4, 8), dtype=np.int64)
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _enumerate_sets(c, n_sets, out, n_out, form, pair, extra, st):
     """Append one row per way of covering ``c`` (3 * n_sets tiles) with sets.
 
@@ -147,7 +147,7 @@ def _enumerate_sets(c, n_sets, out, n_out, form, pair, extra, st):
     return n_out
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _regular(c, out, n_out, form, extra, st):
     total = 0
     for i in range(34):
@@ -198,7 +198,7 @@ def regular_divisions(c, out, n_out, form, extra):
     return _regular(c, out, n_out, form, extra, st)
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def is_seven_pairs(c):
     pairs = 0
     total = 0
@@ -210,7 +210,7 @@ def is_seven_pairs(c):
     return total == 14 and pairs == 7
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def is_thirteen_orphans(c):
     total = 0
     for i in range(34):
@@ -223,7 +223,7 @@ def is_thirteen_orphans(c):
     return True
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def honors_knitted_perm(c):
     """For a 14-tile honors-and-knitted hand, the permutation index its suited tiles fit
     (the first one if several); -1 when it is not that form."""
@@ -252,7 +252,7 @@ def honors_knitted_perm(c):
     return -1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def is_seven_pairs_triplet(c):
     """Taiwan 七対+刻子: 17 tiles = seven pairs + one triplet (a held four = two pairs)."""
     total = 0
@@ -269,7 +269,7 @@ def is_seven_pairs_triplet(c):
     return trip
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _special_row(out, n, form, extra):
     out[n, 0] = form
     out[n, 1] = -1
@@ -280,7 +280,7 @@ def _special_row(out, n, form, extra):
     return n + 1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def divisions_into(c, form_mask, out, st):
     """:func:`divisions` with caller-provided scratch (``new_scratch()``): no allocation."""
     n = 0
@@ -336,7 +336,7 @@ def divisions(c, form_mask, out):
     return divisions_into(c, form_mask, out, st)
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def wait_placements(row, win_tile, out):
     """Where ``win_tile`` can sit in regular-type division ``row``.
 

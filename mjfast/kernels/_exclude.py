@@ -24,7 +24,7 @@ from __future__ import annotations
 from ._jit import kernel, python_function
 
 
-@kernel
+@kernel(nrt=False)
 def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, skip):
     """Apply the exclusion graph and the deductions to ``ft`` in place (module docstring)."""
     for i in range(off.shape[0]):
@@ -49,7 +49,7 @@ def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, of
                 ft[tgt] = 0
 
 
-@kernel
+@kernel(nrt=False)
 def total_of(ft, points):
     """Sum of count x value over every column (negative counts count as 0)."""
     s = 0

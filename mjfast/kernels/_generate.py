@@ -84,7 +84,7 @@ BANDS = np.array([[0, 3], [0, 4], [5, 9], [6, 9], [3, 6]], dtype=np.int64)
 N_POOLS = 16
 
 
-@kernel
+@kernel(nrt=False)
 def mix64(z):
     """splitmix64's finaliser (a bijection of uint64)."""
     z = (z ^ (z >> _S30)) * _M1
@@ -92,38 +92,38 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@kernel
+@kernel(nrt=False)
 def stream_start(seed, index):
     """The first state of hand ``index``'s stream for ``seed`` (both uint64)."""
     return mix64(mix64(seed) + (index + _ONE) * _STREAM_STEP)
 
 
-@kernel
+@kernel(nrt=False)
 def _next(st):
     st[0] += _GOLDEN
     return mix64(st[0])
 
 
-@kernel
+@kernel(nrt=False)
 def _rand(st):
     """Uniform float in [0, 1)."""
     return float(_next(st) >> _S11) * _INV53
 
 
-@kernel
+@kernel(nrt=False)
 def _randint(st, lo, hi):
     """Uniform int in [lo, hi)."""
     return lo + int(_rand(st) * (hi - lo))
 
 
-@kernel
+@kernel(nrt=False)
 def _shuffle(st, a, n):
     for i in range(n - 1, 0, -1):
         j = _randint(st, 0, i + 1)
         a[i], a[j] = a[j], a[i]
 
 
-@kernel
+@kernel(nrt=False)
 def _pick_suit(st, kinds):
     """A suit (0..2) the tile set has, or -1."""
     n = 0
@@ -141,7 +141,7 @@ def _pick_suit(st, kinds):
     return -1
 
 
-@kernel
+@kernel(nrt=False)
 def _pool(st, kinds, pool, pool_list):
     """Fill ``pool`` (bool[34]) with one of the N_POOLS tile pools, cut to the tile set
     (the whole tile set when the cut is empty), and ``pool_list`` with its tiles.
@@ -214,12 +214,12 @@ def _pool(st, kinds, pool, pool_list):
     return n
 
 
-@kernel
+@kernel(nrt=False)
 def _pool_tile(st, pool_list, npool):
     return pool_list[_randint(st, 0, npool)]
 
 
-@kernel
+@kernel(nrt=False)
 def _random_set(st, pool, pool_list, npool, kinds, sk, stl, ns):
     """Append one set drawn from the pool: a chow through the drawn tile (kept when its
     tiles are in the pool, or with 15% when they are in the tile set) or its pung."""
@@ -236,7 +236,7 @@ def _random_set(st, pool, pool_list, npool, kinds, sk, stl, ns):
     return ns + 1
 
 
-@kernel
+@kernel(nrt=False)
 def _pattern(st, kinds, sk, stl, suits, w):
     """0..4 sets forming a fan pattern (shifted / identical chows or pungs, straights,
     terminal chows, winds, dragons, short straights, same-rank pungs). Returns the number
@@ -331,7 +331,7 @@ def _pattern(st, kinds, sk, stl, suits, w):
     return ns
 
 
-@kernel
+@kernel(nrt=False)
 def _add_set(c, kind, t):
     if kind == 0:
         c[t] += 1
@@ -341,7 +341,7 @@ def _add_set(c, kind, t):
         c[t] += 4 if kind == 2 else 3
 
 
-@kernel
+@kernel(nrt=False)
 def _knit(perm, out):
     """The 9 tiles of a knitted straight (suit perm[g] holds ranks g, g+3, g+6)."""
     k = 0
@@ -351,7 +351,7 @@ def _knit(perm, out):
             k += 1
 
 
-@kernel
+@kernel(nrt=False)
 def _meld(st, melds, h, j, kind, t, p_concealed, p_added):
     """Write meld j of row h: a claimed chow / pung, or a kong (concealed / added / exposed)."""
     melds[h, j, 0] = kind
@@ -371,7 +371,7 @@ def _meld(st, melds, h, j, kind, t, p_concealed, p_added):
             melds[h, j, 3] = _randint(st, 1, 4)
 
 
-@kernel
+@kernel(nrt=False)
 def _pick_form(st, p):
     """The hand's form (G_*), drawn once per hand: retries redraw tiles, not the form,
     so the shares are exactly the documented ones."""
@@ -383,7 +383,7 @@ def _pick_form(st, p):
     return G_REGULAR
 
 
-@kernel
+@kernel(nrt=False)
 def _one_hand(st, h, form, kinds, kind_list, nk, p, q, counts, melds, n_melds, allc, pool,
               pool_list, sk, stl, order, tmp):
     """Try to build row h's tiles once in ``form``; False when a fifth copy came out or a
@@ -549,6 +549,17 @@ def generate_range(seed, start, stop, kinds, p, q, counts, winning_tile, melds, 
     stl = np.zeros(8, dtype=np.int64)
     order = np.zeros(8, dtype=np.int64)
     tmp = np.zeros(34, dtype=np.int64)
+    _generate_rows(seed, start, stop, kinds, p, q, counts, winning_tile, melds, n_melds,
+                   flowers, flags, seat, prevalent, dealer, discarder, streak, table_discards,
+                   st, allc, pool, pool_list, kind_list, nk, sk, stl, order, tmp)
+
+
+@kernel(nrt=False)
+def _generate_rows(seed, start, stop, kinds, p, q, counts, winning_tile, melds, n_melds,
+                   flowers, flags, seat, prevalent, dealer, discarder, streak, table_discards,
+                   st, allc, pool, pool_list, kind_list, nk, sk, stl, order, tmp):
+    """The row loop of :func:`generate_range` (scratch from the caller), compiled without
+    reference counting: the helpers' array arguments cost no calls."""
     useed = np.uint64(seed)
     players = q[Q_PLAYERS]
     for h in range(start, stop):
@@ -627,6 +638,13 @@ def draw_range(seed, start, stop, kind_list, size, counts):
     nk = kind_list.shape[0]
     wall = np.empty(4 * nk, dtype=np.int64)
     st = np.zeros(1, dtype=np.uint64)
+    _draw_rows(seed, start, stop, kind_list, size, counts, wall, st)
+
+
+@kernel(nrt=False)
+def _draw_rows(seed, start, stop, kind_list, size, counts, wall, st):
+    """The row loop of :func:`draw_range`, without reference counting."""
+    nk = kind_list.shape[0]
     useed = np.uint64(seed)
     for h in range(start, stop):
         st[0] = stream_start(useed, np.uint64(h))

@@ -150,33 +150,33 @@ P_KONG = 2
 P_PAIR = 3
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _suit(code):
     return code >> 4
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _rank(code):
     return code & 15
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _numbered(code):
     s = code >> 4
     return s >= 1 and s <= 3
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _is_dragon(code):
     return code >= 0x45 and code <= 0x47
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _is_wind(code):
     return code >= 0x41 and code <= 0x44
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _is_terminal(code):
     if not _numbered(code):
         return False
@@ -184,12 +184,12 @@ def _is_terminal(code):
     return r == 1 or r == 9
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _is_term_or_honor(code):
     return (code >> 4) == 4 or _is_terminal(code)
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _is_green(code):
     if code == 0x46:
         return True
@@ -199,7 +199,7 @@ def _is_green(code):
     return r == 2 or r == 3 or r == 4 or r == 6 or r == 8
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _is_reversible(code):
     if code == 0x47:
         return True
@@ -213,7 +213,7 @@ def _is_reversible(code):
 
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_melded, first, npk, win_code):
     """Edge / closed / single wait when the hand waited on exactly one tile. Looks at the
     concealed packs (indices first..npk-1; chows and the pair)."""
@@ -243,14 +243,14 @@ def _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_melded, first, npk, win_code)
 # ---------------------------------------------------------------------------------------
 # chow and pung families
 # ---------------------------------------------------------------------------------------
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _shift1_unordered(a, b, c):
     lo = min(a, min(b, c))
     hi = max(a, max(b, c))
     return hi - lo == 2 and a != b and b != c and a != c
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _four_chows_fan(t0, t1, t2, t3):
     if (t0 + 2 == t1 and t1 + 2 == t2 and t2 + 2 == t3) or (t0 + 1 == t1 and t1 + 1 == t2 and t2 + 1 == t3):
         return FOUR_PURE_SHIFTED_CHOWS
@@ -259,7 +259,7 @@ def _four_chows_fan(t0, t1, t2, t3):
     return 0
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _three_chows_fan(t0, t1, t2):
     s0, s1, s2 = t0 >> 4, t1 >> 4, t2 >> 4
     r0, r1, r2 = t0 & 15, t1 & 15, t2 & 15
@@ -282,7 +282,7 @@ def _three_chows_fan(t0, t1, t2):
     return 0
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _two_chows_fan(t0, t1):
     if (t0 >> 4) != (t1 >> 4):
         if (t0 & 15) == (t1 & 15):
@@ -298,7 +298,7 @@ def _two_chows_fan(t0, t1):
     return 0
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _extra_chow_fan(a, b, c, x):
     f0 = _two_chows_fan(a, x)
     f1 = _two_chows_fan(b, x)
@@ -309,7 +309,7 @@ def _extra_chow_fan(a, b, c, x):
     return 0
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _account_once(fans, nf, max_cnt, ft, table):
     """Pairwise chow fans under the account-once principle: at most ``max_cnt`` of them,
     duplicates cut first, cheapest kinds (老少副, 连六, 喜相逢, 一般高) cut first."""
@@ -338,7 +338,7 @@ def _account_once(fans, nf, max_cnt, ft, table):
 THREE_OF_FOUR = np.array([[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]], dtype=np.int64)
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _four_chows(m, ft, tmp):
     f = _four_chows_fan(m[0], m[1], m[2], m[3])
     if f != 0:
@@ -377,7 +377,7 @@ def _four_chows(m, ft, tmp):
         _account_once(fans, 6, max_cnt, ft, tmp[6:10])
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _three_chows(m, ft, tmp):
     f = _three_chows_fan(m[0], m[1], m[2])
     if f != 0:
@@ -390,7 +390,7 @@ def _three_chows(m, ft, tmp):
     _account_once(fans, 3, 2, ft, tmp[6:10])
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _four_pungs_fan(t0, t1, t2, t3):
     if _numbered(t0) and t0 + 1 == t1 and t1 + 1 == t2 and t2 + 1 == t3:
         return FOUR_PURE_SHIFTED_PUNGS
@@ -399,7 +399,7 @@ def _four_pungs_fan(t0, t1, t2, t3):
     return 0
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _three_pungs_fan(t0, t1, t2):
     if _numbered(t0) and _numbered(t1) and _numbered(t2):
         s0, s1, s2 = t0 >> 4, t1 >> 4, t2 >> 4
@@ -420,7 +420,7 @@ def _three_pungs_fan(t0, t1, t2):
     return 0
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _two_pungs_fan(t0, t1):
     if _numbered(t0) and _numbered(t1):
         if (t0 & 15) == (t1 & 15):
@@ -431,7 +431,7 @@ def _two_pungs_fan(t0, t1):
     return 0
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _four_pungs(m, ft):
     f = _four_pungs_fan(m[0], m[1], m[2], m[3])
     if f != 0:
@@ -464,7 +464,7 @@ def _four_pungs(m, ft):
                 ft[g] += 1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _three_pungs(m, ft):
     f = _three_pungs_fan(m[0], m[1], m[2])
     if f != 0:
@@ -477,7 +477,7 @@ def _three_pungs(m, ft):
                 ft[g] += 1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _kongs(codes, kinds, melded, n, ft, kong_combo):
     """Kong / concealed-pung counts and the per-pung fans (箭刻, 幺九刻)."""
     mk = 0
@@ -610,7 +610,7 @@ TRAIT_FANS = np.array([NO_HONORS, ONE_VOIDED_SUIT, HALF_FLUSH, FULL_FLUSH, ALL_T
                        UPPER_TILES, MIDDLE_TILES, TILE_HOG], dtype=np.int64)
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _hand_traits(tc, n_kongs, ft):
     """One pass over the hand's tiles (kongs as 4): the suit fans (无字, 缺一门, 混一色,
     清一色, 五门齐), the tile-kind fans (断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九), the
@@ -675,7 +675,7 @@ def _hand_traits(tc, n_kongs, ft):
     ft[TILE_HOG] = fours - n_kongs
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _by_suits(tc, ft):
     """tc: (34,) counts of every tile of the hand (kongs as 4)."""
     h1 = False
@@ -710,7 +710,7 @@ def _by_suits(tc, ft):
         ft[ALL_TYPES] = 1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _by_traits(tc, ft):
     simples = True
     rev = True
@@ -752,7 +752,7 @@ def _by_traits(tc, ft):
         ft[ALL_TERMINALS_AND_HONORS] = 1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _by_rank_range(tc, ft):
     flag = 0
     for t in range(34):
@@ -777,7 +777,7 @@ def _by_rank_range(tc, ft):
         ft[MIDDLE_TILES] = 1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _tile_hog(tc, n_kongs, ft):
     k = 0
     for t in range(34):
@@ -786,7 +786,7 @@ def _tile_hog(tc, n_kongs, ft):
     ft[TILE_HOG] = k - n_kongs
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _by_packs_traits(pk_kind, pk_code, npk, ft):
     term = 0
     honor = 0
@@ -820,7 +820,7 @@ def _by_packs_traits(pk_kind, pk_code, npk, ft):
         ft[ALL_EVEN_PUNGS] = 1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _by_win_flag(wf, ft):
     if wf & W_4TH:
         ft[LAST_TILE] = 1
@@ -838,7 +838,7 @@ def _by_win_flag(wf, ft):
         ft[SELF_DRAWN_FAN] = 1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _wind_pung(code, prevalent, seat, ft):
     """A wind pung: 圈风刻 / 门风刻 (the exclusion kernel applies their exclusions and
     account-once deductions, like every other fan's)."""
@@ -849,7 +849,7 @@ def _wind_pung(code, prevalent, seat, ft):
         ft[SEAT_WIND] = 1
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _total(ft, points):
     # branch-free (max, not a test): the loop vectorises
     s = 0
@@ -859,7 +859,7 @@ def _total(ft, points):
 
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _nine_gates(st):
     for base in (0, 9, 18):
         if st[base] == 3 and st[base + 8] == 3:

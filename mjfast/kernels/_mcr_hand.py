@@ -31,14 +31,16 @@ from ._mcr_fans import (
     _four_pungs, _hand_traits, _is_dragon, _is_term_or_honor, _is_wind, _kongs,
     _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
-from ._mcr_waits import _fast_waits
+from ._mcr_waits import POW5, _fast_waits
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
-from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_N_MELDS, R_PREVALENT,
-                       R_SEAT, R_DEALER, R_TOTAL, R_WIN, X_NCOLS, as_rows, profile_views,
-                       row_melds, suit_table_view, workspace_views)
-from ._decompose import divisions_into
+from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS,
+                       R_PREVALENT,
+                       R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
+                       W_WFANS, W_WORK, WS_COLS, X_FIELDS, X_NCOLS, X_TAB_AT, X_TAB_LEN,
+                       as_rows, profile_views, workspace_views)
+from ._decompose import DIV_COLS, FORM_REGULAR, MAX_DIVISIONS, _enumerate_sets, divisions_into
 from ._exclude import apply_exclusions
-from ._jit import export, python_function
+from ._jit import export, grid, python_function, recast
 from ._symbols import score_mcr
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
@@ -47,7 +49,7 @@ from ._symbols import score_mcr
 # ---------------------------------------------------------------------------------------
 # one hand
 # ---------------------------------------------------------------------------------------
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _sort_into(src, n, dst):
     for i in range(n):
         v = src[i]
@@ -58,19 +60,94 @@ def _sort_into(src, n, dst):
         dst[j + 1] = v
 
 
-@kernel(error_model="numpy")
-def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, work, ft,
-              work_fans, dscr, sc, suit_tab):
+@kernel(error_model="numpy", nrt=False)
+def _regular_divisions(c, out, st, suit_tab):
+    """``divisions_into(c, 1 << FORM_REGULAR, out, st)`` (the same rows in the same order)
+    with the per-suit table first: a suit that cannot split into sets (the pair's suit:
+    into sets and the pair) rules the hand out, and a pair candidate whose suit's rest
+    does not split is skipped, before the depth-first search that would find nothing
+    there."""
+    total = 0
+    for i in range(34):
+        total += c[i]
+    if total < 2 or (total - 2) % 3 != 0:
+        return 0
+    pair_lo = -1
+    pair_hi = -1
+    pcode = 0
+    for s in range(3):
+        code = 0
+        m = 0
+        for r in range(8, -1, -1):
+            v = c[9 * s + r]
+            code = code * 5 + v
+            m += v
+        m %= 3
+        if m == 1:
+            return 0
+        if m == 2:
+            if pair_lo >= 0:
+                return 0
+            pair_lo = 9 * s
+            pair_hi = pair_lo + 9
+            pcode = code
+            if not (suit_tab[code] & 2):
+                return 0
+        elif not (suit_tab[code] & 1):
+            return 0
+    for i in range(27, 34):
+        if c[i] == 1 or c[i] == 4:
+            return 0
+        if c[i] == 2:
+            if pair_lo >= 0:
+                return 0
+            pair_lo = i
+            pair_hi = i + 1
+    if pair_lo < 0:
+        return 0
+    n_sets = (total - 2) // 3
+    n = 0
+    for p in range(pair_lo, pair_hi):
+        if c[p] >= 2:
+            if p < 27 and not (suit_tab[pcode - 2 * POW5[p - pair_lo]] & 1):
+                continue
+            c[p] -= 2
+            n = _enumerate_sets(c, n_sets, out, n, FORM_REGULAR, p, -1, st)
+            c[p] += 2
+    return n
+
+
+@kernel(error_model="numpy", nrt=False)
+def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;
-    ``prof`` the rule profile's arrays, the rest scratch (views of the context and the
-    workspace, made once per block of rows by the row entry). Not inlined into the
-    row entry's loop: Numba's inlining and typing of the whole would double the scorer's
-    compile time for about a tenth of a hand.
+    ``ctx`` the context, ``ws`` the workspace: their views (the rule profile's arrays, the
+    scratch) are made here, a few instructions each (:func:`._jit.grid`), so that a call
+    passes five arrays (the two dozen views as arguments were a few hundred words copied
+    per hand). Not inlined into the row entry's loop: Numba's inlining and typing of the
+    whole would double the scorer's compile time for about a tenth of a hand.
     Writes fan counts into ft_best (int64[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete (ft_best is then
     undefined; every path that returns a total has written all of it)."""
-    (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
-     _col, _live, off, excluders) = prof
+    # the views of the context and the workspace, written out (the layouts of
+    # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
+    # inlined view function is a Numba inlining pass over this large function at
+    # compile time
+    ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
+    points = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
+    excl = grid(ctx[ctx[X_FIELDS + 9]:], np.int64, ctx[X_FIELDS + 10], ctx[X_FIELDS + 11])
+    reducers = ctx[ctx[X_FIELDS + 12]:ctx[X_FIELDS + 12] + ctx[X_FIELDS + 13]]
+    red_t = ctx[ctx[X_FIELDS + 15]:ctx[X_FIELDS + 15] + ctx[X_FIELDS + 16]]
+    red_n = ctx[ctx[X_FIELDS + 18]:ctx[X_FIELDS + 18] + ctx[X_FIELDS + 19]]
+    red_unless = grid(ctx[ctx[X_FIELDS + 21]:], np.int64, ctx[X_FIELDS + 22], ctx[X_FIELDS + 23])
+    off = ctx[ctx[X_FIELDS + 30]:ctx[X_FIELDS + 30] + ctx[X_FIELDS + 31]]
+    excluders = ctx[ctx[X_FIELDS + 33]:ctx[X_FIELDS + 33] + ctx[X_FIELDS + 34]]
+    suit_tab = recast(ctx[ctx[X_TAB_AT]:], np.uint8, 8 * ctx[X_TAB_LEN])
+    divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
+    work = grid(ws[W_WORK:], np.int64, 10, 34)
+    ft = ws[W_FT:W_FT + WS_COLS]
+    work_fans = grid(ws[W_WFANS:], np.int64, MAX_DIVISIONS, WS_COLS)
+    sc = grid(ws[W_SC:], np.int64, 16, MAX_DIVISIONS)
+    dscr = grid(ws[W_DSCR:], np.int64, 4, 8)
     kong_combo = ints[I_KONG_COMBO] != 0
     heaven_no_waits = ints[I_HEAVEN] != 0
     # a pung of the seat wind that is also the prevalent wind: one account-once deduction
@@ -338,7 +415,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
             if not special_seven_pairs:
                 return best
     # ---- regular divisions -----------------------------------------------------------------
-    nd = divisions_into(c, 1, divbuf, dscr)
+    nd = _regular_divisions(c, divbuf, dscr, suit_tab)
     if nd == 0:
         return best
     wait_cnt = -1
@@ -619,19 +696,22 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, prof, ft_best, divbuf, wor
 # the row entry: the one compiled MCR scorer every caller reaches (symbol score_mcr)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always", error_model="numpy")
-def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c):
+def score_row(row, fans, ctx, ws, prof, ncols, c, melds):
     """Score the hand row ``row`` (layout in :mod:`._context`) into ``fans`` (int64 by fan
     id, flowers in the flowers' column); returns the total with flowers, -1 when the row
     is not a complete hand of valid counts. ``first_turn`` counts only for the dealer's
-    concealed hand (the heavenly hand)."""
+    concealed hand (the heavenly hand). ``melds`` (5, 4) scratch receives the row's melds
+    (a reshaped view of the row per hand cost Numba's generic reshape each time)."""
     ints = prof[0]
     points = prof[1]
     win = row[R_WIN]
     nm = row[R_N_MELDS]
-    melds = row_melds(row)
     total = 0
     ok = win >= 0 and win < 34 and nm >= 0 and nm <= 4
     if ok:
+        for j in range(nm):
+            for k in range(4):
+                melds[j, k] = row[R_MELDS + 4 * j + k]
         for t in range(34):
             v = row[R_COUNTS + t]
             c[t] = v
@@ -643,8 +723,7 @@ def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dsc
         fl = row[R_FLAGS]
         if not (row[R_SEAT] == row[R_DEALER] and nm == 0):
             fl &= ~F_FIRST_TURN      # the heavenly hand: the dealer's concealed hand only
-        tot = score_one(c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], prof, fans,
-                        divbuf, work, ft, wfans, dscr, sc, suit_tab)
+        tot = score_one(c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], ctx, ws, fans)
     row[R_EXTRA] = 0
     if tot < 0:
         for f in range(ncols):
@@ -664,15 +743,23 @@ def score_row(row, fans, prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dsc
     return with_flowers
 
 
+@kernel(error_model="numpy", nrt=False)
+def _score_block(rows, fans, n, ctx, ws, prof, ncols, c, melds):
+    """The row loop, outside the symbol's entry: compiled without reference counting (the
+    entry makes its arrays from pointers, which needs it), so the per-row views cost no
+    ``NRT_incref`` / ``NRT_decref`` calls."""
+    for i in range(n):
+        score_row(rows[i], fans[i], ctx, ws, prof, ncols, c, melds)
+
+
 @export(score_mcr)
 def score_mcr_c(ctx_p, ws_p, rows_p, n, fans_p):
     """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
     workspace are made once, then each row is scored."""
     ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
     prof = profile_views(ctx)
-    suit_tab = suit_table_view(ctx)
     ncols = ctx[X_NCOLS]
-    divbuf, work, ft, wfans, sc, dscr, _place, _vec, c = workspace_views(ws)
-    for i in range(n):
-        score_row(rows[i], fans[i], prof, ncols, suit_tab, divbuf, work, ft, wfans, sc, dscr, c)
+    _divbuf, _work, _ft, _wfans, _sc, _dscr, _place, vec, c = workspace_views(ws)
+    melds = vec[0, 0:20].reshape((5, 4))
+    _score_block(rows, fans, n, ctx, ws, prof, ncols, c, melds)
     return n

@@ -47,7 +47,7 @@ def build_suit_table():
     return out
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _honor_bits(st, extra):
     """bit 0: honors (with ``extra`` added, -1 none) are pungs only; bit 1: pungs + one pair."""
     pairs = 0
@@ -64,7 +64,7 @@ def _honor_bits(st, extra):
     return 0
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
     """The tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into
     ``out[34]`` (at most ``stop`` of them); returns how many. Uses the per-suit table.

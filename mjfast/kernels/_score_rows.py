@@ -49,6 +49,17 @@ def score_batch_range(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, 
     ws = np.zeros(ctx[X_WS_LEN], dtype=np.int64)
     rows = np.zeros((BLOCK, ROW_SIZE), dtype=np.int64)
     fans = np.zeros((BLOCK, ncols), dtype=np.int64)
+    _range_blocks(lo, hi, ctx, ws, rows, fans, ncols, counts, win, melds, n_melds, flowers,
+                  flags, seat, prevalent, dealer, discarder, streak, table_discards, out_fans,
+                  out_total, out_legal, out_extra)
+
+
+@kernel(error_model="numpy", nrt=False)
+def _range_blocks(lo, hi, ctx, ws, rows, fans, ncols, counts, win, melds, n_melds, flowers,
+                  flags, seat, prevalent, dealer, discarder, streak, table_discards, out_fans,
+                  out_total, out_legal, out_extra):
+    """The block loop of :func:`score_batch_range` (its scratch allocated by the caller),
+    compiled without reference counting: the per-row views cost no calls."""
     for b0 in range(lo, hi, BLOCK):
         m = min(BLOCK, hi - b0)
         for i in range(m):

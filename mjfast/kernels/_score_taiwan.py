@@ -17,12 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules import TAIWAN_KEYS
-from ..rules import I_EARLY, I_NCOLS, I_VERY_EARLY, P_COL, P_LIVE
-from ._jit import export, kernel
+from ..rules import I_EARLY, I_NCOLS, I_VERY_EARLY
+from ._jit import export, grid, kernel
 from ._symbols import score_taiwan
 from ._context import (R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
                        R_N_MELDS, R_SEAT, R_TABLE_DISCARDS, R_TOTAL, R_WIN, X_NCOLS, as_rows,
-                       profile_views, row_melds, workspace_views)
+                       W_DIVBUF, W_DSCR, W_PLACE, W_VEC, WS_COLS, X_FIELDS, profile_views,
+                       row_melds, workspace_views)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
@@ -52,12 +53,14 @@ FORM_MASK = (1 << FORM_REGULAR) | (1 << FORM_SEVEN_PAIRS_TRIPLET)
 WORK_SIZE = 64
 
 
-@kernel
-def _apply(hits, prof, kept):
+@kernel(nrt=False)
+def _apply(hits, ctx, kept):
     """The key-space counts ``hits`` as fan-id counts in ``kept``, after the exclusion
-    graph (:mod:`._exclude`). Returns the total (sum of kept count x points)."""
+    graph (:mod:`._exclude`). Returns the total (sum of kept count x points). The
+    profile's views are made here (a few instructions each): passing them was a dozen
+    arrays, field by field, per reading."""
     (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
-     col, _live, off, excluders) = prof
+     col, _live, off, excluders) = profile_views(ctx)
     for f in range(ints[I_NCOLS]):
         kept[f] = 0
     for k in range(K):
@@ -72,11 +75,11 @@ def _apply(hits, prof, kept):
 # arguments), which made the batch kernel about 1.7x slower than the same code inlined
 @kernel(inline="always")
 def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
-                  prof, divbuf, n_div, place, hits, kept, best, work):
+                  ctx, ints, divbuf, n_div, place, hits, kept, best, work):
     """Highest total over the divisions ``divbuf[:n_div]``; ``best`` gets its item counts.
     Returns the total, or -1 when no division is a complete 5-set (or special) hand.
     ``work`` is int64 scratch of at least ``WORK_SIZE``."""
-    ncols = prof[0][I_NCOLS]
+    ncols = ints[I_NCOLS]
     for f in range(ncols):
         best[f] = 0
     self_drawn = (fl & F_SELF_DRAWN) != 0
@@ -160,9 +163,9 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
     if fl & F_ROBBING_KONG:
         hits[K_ROB_KONG] = 1
     if td >= 0:
-        if td <= prof[0][I_VERY_EARLY]:
+        if td <= ints[I_VERY_EARLY]:
             hits[K_VERY_EARLY] = 1
-        if td <= prof[0][I_EARLY]:
+        if td <= ints[I_EARLY]:
             hits[K_EARLY] = 1
     if (fl & F_ORIGINAL_READY) and n_called == 0:
         hits[K_ORIGINAL_READY] = 1
@@ -206,7 +209,7 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
             hits[K_SPT] = 1
             if divbuf[r, 13] >= 27:
                 hits[K_HONOR_PUNG] = 1
-            total = _apply(hits, prof, kept)
+            total = _apply(hits, ctx, kept)
             if total > best_total:
                 best_total = total
                 for f in range(ncols):
@@ -277,7 +280,7 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
             hits[K_CP3] = 1 if cp >= 3 else 0
             hits[K_CP4] = 1 if cp >= 4 else 0
             hits[K_CP5] = 1 if cp >= 5 else 0
-            total = _apply(hits, prof, kept)
+            total = _apply(hits, ctx, kept)
             if total > best_total:
                 best_total = total
                 for f in range(ncols):
@@ -285,31 +288,46 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
     return best_total
 
 
-@kernel
-def _eight_flowers(prof, hits, kept, best):
+@kernel(nrt=False)
+def _eight_flowers(ctx, hits, kept, best):
     for k in range(K):
         hits[k] = 0
     hits[K_EIGHT_FLOWERS] = 1
-    total = _apply(hits, prof, kept)
-    for f in range(prof[0][I_NCOLS]):
+    total = _apply(hits, ctx, kept)
+    for f in range(profile_views(ctx)[0][I_NCOLS]):
         best[f] = kept[f]
     return total
 
 
-@kernel
-def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, divbuf, st,
-              place, hits, kept, best, work):
+@kernel(nrt=False)
+def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ws):
     """One hand: the highest reading's total (tai, -1 = not complete); ``best`` gets its
     fan-id counts. ``c`` int64[34] with the winning tile (restored); 8 flowers score
-    八花独占 alone when it is on. The profile's arrays and the scratch are views made
-    once per block of rows by the row entry."""
-    col = prof[P_COL]
-    if nflow >= 8 and prof[P_LIVE][col[K_EIGHT_FLOWERS]] != 0:
-        return _eight_flowers(prof, hits, kept, best)
+    八花独占 alone when it is on. ``ctx`` / ``ws`` the context and the workspace: their
+    views are made here (a few instructions each; as arguments they were two dozen arrays
+    passed field by field per hand); ``ws``'s ``vec`` rows are the key counts, the kept
+    counts, the best reading (read by the row entry) and scratch."""
+    # the views of the context and the workspace, written out (the layouts of
+    # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
+    # inlined view function is a Numba inlining pass over this large function at
+    # compile time
+    ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
+    col = ctx[ctx[X_FIELDS + 24]:ctx[X_FIELDS + 24] + ctx[X_FIELDS + 25]]
+    live = ctx[ctx[X_FIELDS + 27]:ctx[X_FIELDS + 27] + ctx[X_FIELDS + 28]]
+    divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
+    st = grid(ws[W_DSCR:], np.int64, 4, 8)
+    place = grid(ws[W_PLACE:], np.int16, 8, 2)
+    vec = grid(ws[W_VEC:], np.int64, 4, WS_COLS)
+    hits = vec[0]
+    kept = vec[1]
+    best = vec[2]
+    work = vec[3]
+    if nflow >= 8 and live[col[K_EIGHT_FLOWERS]] != 0:
+        return _eight_flowers(ctx, hits, kept, best)
     if wt < 0 or wt >= 34:
         return -1
     n = divisions_into(c, FORM_MASK, divbuf, st)
-    return _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof,
+    return _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ints,
                          divbuf, n, place, hits, kept, best, work)
 
 
@@ -317,15 +335,14 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, prof, di
 # the row entry: the one compiled Taiwan scorer every caller reaches (symbol score_taiwan)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always")
-def score_row(row, fans, prof, ncols, divbuf, st, place, vec, c):
+def score_row(row, fans, ctx, ws, ncols, vec, c):
     """Score hand row ``row`` (:mod:`._context`) into ``fans`` by fan id; the tai total
     without the dealer bonus, -1 when not complete (8 flowers score 八花独占 alone)."""
     for t in range(34):
         c[t] = row[R_COUNTS + t]
     total = score_one(c, row[R_WIN], row_melds(row), row[R_N_MELDS], row[R_FLOWERS],
                       row[R_FLAGS], row[R_SEAT], row[R_DEALER], row[R_DISCARDER],
-                      row[R_TABLE_DISCARDS], prof, divbuf, st, place, vec[0], vec[1],
-                      vec[2], vec[3])
+                      row[R_TABLE_DISCARDS], ctx, ws)
     best = vec[2]
     for f in range(ncols):
         fans[f] = best[f] if total >= 0 else 0
@@ -335,14 +352,19 @@ def score_row(row, fans, prof, ncols, divbuf, st, place, vec, c):
     return total
 
 
+@kernel(nrt=False)
+def _score_block(rows, fans, n, ctx, ws, ncols, vec, c):
+    """The row loop, compiled without reference counting (see the MCR scorer's)."""
+    for i in range(n):
+        score_row(rows[i], fans[i], ctx, ws, ncols, vec, c)
+
+
 @export(score_taiwan)
 def score_taiwan_c(ctx_p, ws_p, rows_p, n, fans_p):
     """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
     workspace are made once, then each row is scored."""
     ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
-    prof = profile_views(ctx)
     ncols = ctx[X_NCOLS]
-    divbuf, _work, _ft, _wfans, _sc, st, place, vec, c = workspace_views(ws)
-    for i in range(n):
-        score_row(rows[i], fans[i], prof, ncols, divbuf, st, place, vec, c)
+    _divbuf, _work, _ft, _wfans, _sc, _st, _place, vec, c = workspace_views(ws)
+    _score_block(rows, fans, n, ctx, ws, ncols, vec, c)
     return n

@@ -18,15 +18,15 @@ import numpy as np
 
 from ..rules import TUIDAOHU_KEYS
 from ..rules import I_FORM_MASK, I_NCOLS
-from ._jit import export, kernel
+from ._jit import export, grid, kernel
 from ._symbols import score_tuidaohu
 from ._context import (C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C_PLAYERS,
                        R_COUNTS, R_DEALER, R_EXTRA, R_FLAGS, R_LEGAL, R_N_MELDS, R_SEAT,
-                       R_TOTAL, X_NCOLS, as_rows, params_view, profile_views, row_melds,
-                       workspace_views)
+                       R_TOTAL, X_NCOLS, as_rows, params_view, row_melds,
+                       workspace_views, W_DIVBUF, W_DSCR, W_VEC, WS_COLS, X_FIELDS)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
-from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions
+from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions_into
 
 # predicate codes (the `key` column of the table)
 P_WIN = 0
@@ -59,21 +59,42 @@ from ..hand import ROBBING_KONG as _ROBBING_KONG  # noqa: E402
 from ..hand import SELF_DRAWN as _SELF_DRAWN  # noqa: E402
 
 
-@kernel
+@kernel(nrt=False)
 def _set(hits, pred_col, p):
     col = pred_col[p]
     if col > 0:
         hits[col] = 1
 
 
-@kernel
-def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, best):
+@kernel(nrt=False)
+def score_one(c, melds, n_melds, flags, seat, dealer, ctx, ws):
     """Score one complete hand. ``c`` int64[34] concealed counts (winning tile included;
     restored), ``melds`` [5, 4]; ``prof`` the rule profile's arrays. Writes the best
     reading's fan counts into ``best`` and returns its total, or -1 when the hand is not
-    complete. The views are made once per block of rows by the row entry."""
-    (ints, values, _topo, excl, reducers, red_t, red_n, red_unless,
-     pc, _live, off, excluders) = prof
+    complete. ``ctx`` / ``ws`` the context and the workspace: their views are made here
+    (a few instructions each; as arguments they were a score of arrays passed field by
+    field per hand); ``ws``'s ``vec`` rows are the hand-wide hits, the reading's hits and
+    the best reading (read by the row entry)."""
+    # the views of the context and the workspace, written out (the layouts of
+    # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
+    # inlined view function is a Numba inlining pass over this large function at
+    # compile time
+    ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
+    values = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
+    excl = grid(ctx[ctx[X_FIELDS + 9]:], np.int64, ctx[X_FIELDS + 10], ctx[X_FIELDS + 11])
+    reducers = ctx[ctx[X_FIELDS + 12]:ctx[X_FIELDS + 12] + ctx[X_FIELDS + 13]]
+    red_t = ctx[ctx[X_FIELDS + 15]:ctx[X_FIELDS + 15] + ctx[X_FIELDS + 16]]
+    red_n = ctx[ctx[X_FIELDS + 18]:ctx[X_FIELDS + 18] + ctx[X_FIELDS + 19]]
+    red_unless = grid(ctx[ctx[X_FIELDS + 21]:], np.int64, ctx[X_FIELDS + 22], ctx[X_FIELDS + 23])
+    pc = ctx[ctx[X_FIELDS + 24]:ctx[X_FIELDS + 24] + ctx[X_FIELDS + 25]]
+    off = ctx[ctx[X_FIELDS + 30]:ctx[X_FIELDS + 30] + ctx[X_FIELDS + 31]]
+    excluders = ctx[ctx[X_FIELDS + 33]:ctx[X_FIELDS + 33] + ctx[X_FIELDS + 34]]
+    buf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
+    dscr = grid(ws[W_DSCR:], np.int64, 4, 8)
+    vec = grid(ws[W_VEC:], np.int64, 4, WS_COLS)
+    base = vec[0]
+    hits = vec[1]
+    best = vec[2]
     form_mask = ints[I_FORM_MASK]
     nm = n_melds
     tot = 0
@@ -81,7 +102,7 @@ def score_one(c, melds, n_melds, flags, seat, dealer, prof, buf, base, hits, bes
         tot += c[i]
     if nm < 0 or nm > 4 or tot != 14 - 3 * nm:
         return -1
-    n = divisions(c, form_mask, buf)
+    n = divisions_into(c, form_mask, buf, dscr)
     if n == 0:
         return -1
     F = ints[I_NCOLS]
@@ -242,7 +263,7 @@ def validate_rows(counts, melds, n_melds, kinds_mask, chow_ok):
 # the row entry: the one compiled Tuidaohu / two-player scorer (symbol score_tuidaohu)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always")
-def score_row(row, fans, prof, ncols, P, divbuf, vec, c):
+def score_row(row, fans, ctx, ws, ncols, P, vec, c):
     """Score hand row ``row`` (:mod:`._context`) into ``fans`` by fan id; the fan total
     before the cap, -1 when not complete; ``row[R_EXTRA]`` the kong units the winner
     receives in all (units of base); ``P`` the parameter block."""
@@ -250,8 +271,7 @@ def score_row(row, fans, prof, ncols, P, divbuf, vec, c):
         c[t] = row[R_COUNTS + t]
     melds = row_melds(row)
     nm = row[R_N_MELDS]
-    total = score_one(c, melds, nm, row[R_FLAGS], row[R_SEAT], row[R_DEALER], prof, divbuf,
-                      vec[0], vec[1], vec[2])
+    total = score_one(c, melds, nm, row[R_FLAGS], row[R_SEAT], row[R_DEALER], ctx, ws)
     best = vec[2]
     for f in range(ncols):
         fans[f] = best[f] if total >= 0 else 0
@@ -275,15 +295,20 @@ def score_row(row, fans, prof, ncols, P, divbuf, vec, c):
     return total
 
 
+@kernel(nrt=False)
+def _score_block(rows, fans, n, ctx, ws, ncols, P, vec, c):
+    """The row loop, compiled without reference counting (see the MCR scorer's)."""
+    for i in range(n):
+        score_row(rows[i], fans[i], ctx, ws, ncols, P, vec, c)
+
+
 @export(score_tuidaohu)
 def score_tuidaohu_c(ctx_p, ws_p, rows_p, n, fans_p):
     """Score ``n`` hand rows (see :mod:`._symbols`): the views of the context and the
     workspace are made once, then each row is scored."""
     ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
-    prof = profile_views(ctx)
     P = params_view(ctx)
     ncols = ctx[X_NCOLS]
-    divbuf, _work, _ft, _wfans, _sc, _dscr, _place, vec, c = workspace_views(ws)
-    for i in range(n):
-        score_row(rows[i], fans[i], prof, ncols, P, divbuf, vec, c)
+    _divbuf, _work, _ft, _wfans, _sc, _dscr, _place, vec, c = workspace_views(ws)
+    _score_block(rows, fans, n, ctx, ws, ncols, P, vec, c)
     return n

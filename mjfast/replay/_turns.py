@@ -1,6 +1,6 @@
 """Turn-level measures of discard decisions, in batch (the ``turns`` and ``candidates``
 tables). Everything here runs on arrays through the public batch kernels
-(:func:`mjfast.shanten`, :func:`mjfast.waits`, the scorer's ``score_waits_batch``); a
+(:func:`mjfast.shanten`, :func:`mjfast.waits`, the waits scorer of ``score_waits_batch``); a
 decision is a snapshot of the player's hand taken by the replay.
 
 Definitions (also in ``docs/replay.md``):
@@ -11,8 +11,8 @@ Definitions (also in ``docs/replay.md``):
   what the player can know: every unclaimed discard (``d`` included) and the other players'
   exposed melds;
 - a ready hand's waits, each scored on a discard and on a self-draw with legality
-  (``score_waits_batch``) and each way's fan list (the complete hand of each wait scored
-  by ``score_batch``, with the same situation flags). MCR: 和绝张 holds for a wait whose
+  (``score_waits_batch``) and each way's fan list (from the same scoring pass: the
+  complete hand of each wait with those situation flags). MCR: 和绝张 holds for a wait whose
   three other copies are visible; each distinct ready hand (tiles, melds, winds, flowers,
   和绝张 tiles) is scored once per batch;
 - ``value`` of a candidate: sum over its waits of live copies x the best legal total
@@ -29,9 +29,11 @@ import pyarrow as pa
 
 from .._shanten import shanten as _shanten, waits as _waits
 from ..datasets import FANS, WAIT, schema
-from ..hand import FOURTH_TILE, SELF_DRAWN, HandBatch
+from ..hand import HandBatch
 from ..rules import RuleContext, get_rules
-from ..scoring import scorer_module
+from ..kernels import context_of
+from ..scoring._arrow import _profile
+from ..scoring._waits import wait_grid, wait_pairs
 
 
 @dataclass
@@ -98,36 +100,18 @@ class _Measures:
         return self.live.sum(axis=1, dtype=np.int64).astype(np.int16)
 
 
-def _take_batch(b: HandBatch, rows: np.ndarray) -> HandBatch:
-    import dataclasses
-    return HandBatch(**{f.name: (getattr(b, f.name)[rows] if f.name != "rules" else b.rules)
-                        for f in dataclasses.fields(b)})
-
-
-def _wait_fans(b: HandBatch, wins: np.ndarray, fourth: np.ndarray, variant: str | None
-               ) -> tuple[np.ndarray, pa.Array, pa.Array]:
-    """Each wait of the ready hands ``b`` (``wins`` (U, 34)) as a complete hand scored by
-    ``score_batch`` on a discard and on a self-draw, with 和绝张 where ``score_waits_batch``
-    sets it (``fourth``: three other copies visible, the player holding none concealed).
-    Returns (U, 34) int32 wait index (-1 where no wait) and the two ``list<FAN>`` arrays."""
-    from ..scoring import score_batch
+def _pair_fans(pairs, n: int, rules: str, variant) -> tuple[np.ndarray, pa.Array, pa.Array]:
+    """The fan lists of every wait of :func:`~mjfast.scoring._waits.wait_pairs` (its
+    discard and self-draw fan matrices): (n, 34) int32 wait index (-1 where no wait) and
+    the two ``list<FAN>`` arrays, in the pairs' (row, tile) order."""
     from ..scoring import fan_lists, fan_points
-    r, t = np.nonzero(wins)
-    idx = np.full(wins.shape, -1, np.int32)
-    idx[r, t] = np.arange(r.size, dtype=np.int32)
-    wb = _take_batch(b, r)
-    wb.counts[np.arange(r.size), t] += 1
-    wb.winning_tile[:] = t
-    four = fourth[r, t] & (b.counts[r, t] == 0)
-    base = ((wb.flags & ~np.uint16(SELF_DRAWN | FOURTH_TILE))
-            | np.where(four, FOURTH_TILE, 0).astype(wb.flags.dtype))
+    idx = np.full((n, 34), -1, np.int32)
+    idx[pairs.row, pairs.tile] = np.arange(pairs.row.size, dtype=np.int32)
+    good = np.ones(pairs.row.size, dtype=bool)
     out = []
-    for extra in (0, SELF_DRAWN):
-        wb.flags[:] = base | extra
-        sc = score_batch(wb, variant=variant)
-        fc = np.array(sc.fan_counts)
-        pts = fan_points(b.rules, variant, fc.shape[1])
-        out.append(fan_lists(fc, pts, np.asarray(sc.complete, dtype=bool))[0])
+    for fan_counts, _, _, _ in (pairs.discard, pairs.self_drawn):
+        pts = fan_points(rules, variant, fan_counts.shape[1])
+        out.append(fan_lists(np.array(fan_counts), pts, good)[0])
     return idx, out[0], out[1]
 
 
@@ -177,16 +161,18 @@ def _evaluate(dec: Decisions, rows: np.ndarray, tiles: np.ndarray, rules: str,
         b.seat[:] = dec.seat[ur]
         b.prevalent[:] = dec.prevalent[ur]
         vis_u = (3 * fourth[first]).astype(np.int64) if mcr else None
-        ws = scorer_module(rules).score_waits_batch(b, vis_u, variant=variant)
+        # one scoring pass per way: the totals and the fan lists come from the same fan
+        # matrices (what score_waits_batch and score_batch of each wait computed apart)
+        pairs = wait_pairs(b, context_of(_profile(b.rules, variant)), vis_u)
+        w_u, td_u, ts_u, ld_u, ls_u = wait_grid(pairs, len(u))
         inv = inv.ravel()
-        wins[ready] = ws.wins[inv]
-        td[ready] = ws.total_discard[inv]
-        ts[ready] = ws.total_self_drawn[inv]
-        ld[ready] = ws.legal_discard[inv]
-        ls[ready] = ws.legal_self_drawn[inv]
+        wins[ready] = w_u[inv]
+        td[ready] = td_u[inv]
+        ts[ready] = ts_u[inv]
+        ld[ready] = ld_u[inv]
+        ls[ready] = ls_u[inv]
         if wait_fans:
-            widx, fans_d, fans_s = _wait_fans(b, np.asarray(ws.wins, bool), fourth[first],
-                                              variant)
+            widx, fans_d, fans_s = _pair_fans(pairs, len(u), b.rules, variant)
             fan_idx[ready] = widx[inv]
     best = np.maximum(np.where(ld, td, 0), np.where(ls, ts, 0))
     value = (np.where(wins, best, 0) * live).sum(axis=1).astype(np.float64)
