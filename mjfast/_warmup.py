@@ -70,6 +70,10 @@ def _api_steps(rules: str):
         ("shanten report", shanten_report),
         ("score_waits", lambda: [mjfast.score_waits(h, rules=rules) for h in ready]),
         ("score_batch", lambda: mjfast.score_batch(b, rules=rules)),
+        # a batch large enough for the multi-threaded kernel (smaller ones are scored on
+        # the calling thread): mjfast run's hands job and any large score_batch use it
+        ("score_batch threads", lambda: mjfast.score_batch(
+            _generate.random_hands(5000, rules, "complete", seed=2, threads=1), rules=rules)),
         ("shanten batch", lambda: mjfast.shanten(w.counts, rules=rules, forms=True)),
         ("waits batch", lambda: mjfast.waits(w.counts, rules=rules)),
         ("wait lists", lambda: scoring.score_wait_lists(r)),

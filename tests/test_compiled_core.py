@@ -101,6 +101,7 @@ for rules in ("mcr", "taiwan", "tuidaohu", "two_player"):
     b = mjfast.random_hands(20, rules, "complete", seed=4)
     r = mjfast.random_hands(20, rules, "ready", seed=4)
     mjfast.score_batch(b, rules=rules)
+    mjfast.score_batch(mjfast.random_hands(5000, rules, "complete", seed=4), rules=rules)
     mjfast.score(b.hand(0), rules=rules)
     mjfast.score_waits(r.hand(0), rules=rules)
     mjfast.shanten(r.counts, rules=rules)
