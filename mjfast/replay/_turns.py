@@ -30,10 +30,9 @@ import pyarrow as pa
 from .._shanten import shanten as _shanten, waits as _waits
 from ..datasets import FANS, WAIT, schema
 from ..hand import HandBatch
-from ..rules import RuleContext, get_rules
 from ..kernels import context_of
-from ..scoring._arrow import _profile
-from ..scoring._waits import wait_grid, wait_pairs
+from ..rules import RuleContext, RuleProfile, get_rules, rule_context
+from ..scoring import wait_grid, wait_pairs
 
 
 @dataclass
@@ -101,7 +100,7 @@ class _Measures:
 
 
 def _pair_fans(pairs, n: int, rules: str, variant) -> tuple[np.ndarray, pa.Array, pa.Array]:
-    """The fan lists of every wait of :func:`~mjfast.scoring._waits.wait_pairs` (its
+    """The fan lists of every wait of :func:`mjfast.scoring.wait_pairs` (its
     discard and self-draw fan matrices): (n, 34) int32 wait index (-1 where no wait) and
     the two ``list<FAN>`` arrays, in the pairs' (row, tile) order."""
     from ..scoring import fan_lists, fan_points
@@ -163,7 +162,9 @@ def _evaluate(dec: Decisions, rows: np.ndarray, tiles: np.ndarray, rules: str,
         vis_u = (3 * fourth[first]).astype(np.int64) if mcr else None
         # one scoring pass per way: the totals and the fan lists come from the same fan
         # matrices (what score_waits_batch and score_batch of each wait computed apart)
-        pairs = wait_pairs(b, context_of(_profile(b.rules, variant)), vis_u)
+        profile = (variant if isinstance(variant, RuleProfile)
+                   else rule_context(b.rules, variant).profile)
+        pairs = wait_pairs(b, context_of(profile), vis_u)
         w_u, td_u, ts_u, ld_u, ls_u = wait_grid(pairs, len(u))
         inv = inv.ravel()
         wins[ready] = w_u[inv]

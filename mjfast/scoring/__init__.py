@@ -19,15 +19,19 @@ from .result import BatchScores, FanHit, ScoreResult, WaitScores
 # tables; loaded on first use (PEP 562) so ``import mjfast.scoring`` stays light.
 _ARROW = ("fan_lists", "fan_points", "score_wait_lists", "error_column",
           "take_rows", "meld_counts", "score_strings")
+# The one wait path's pieces (:mod:`._waits`): every winning tile of ready hands scored once
+# per way (``wait_pairs``) and laid out per hand and tile (``wait_grid``), for replay.
+_WAITS = ("wait_pairs", "wait_grid")
 
 __all__ = ["score", "score_batch", "score_table", "score_waits", "ScoreResult", "FanHit",
-           "BatchScores", "WaitScores", "SETTLEMENT_PARAMS", "scorer_module", *_ARROW]
+           "BatchScores", "WaitScores", "SETTLEMENT_PARAMS", "scorer_module", *_ARROW, *_WAITS]
 
 
 def __getattr__(name: str):
-    if name in _ARROW:
-        from . import _arrow
-        value = getattr(_arrow, name)
+    if name in _ARROW or name in _WAITS:
+        import importlib
+        module = importlib.import_module("._arrow" if name in _ARROW else "._waits", __name__)
+        value = getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
