@@ -26,7 +26,7 @@ import math
 import os
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 import numpy as np
 
@@ -51,23 +51,12 @@ def speed(rules="mcr", bots="planner", small=256, large=None, seed=1):
 
 def realism(deals=4096, seed=11, bots="planner", rules="mcr", variant="botzone",
             wall="botzone"):
-    from mjfast.engine import fan_table
-    from mjfast.simulation import simulate
-    res = simulate(rules, bots, deals=deals, seed=seed, variant=variant, wall=wall)
-    d = res.tables["deals"].to_pylist()
-    wins = [w for w in res.tables["wins"].to_pylist() if w["legal"]]
-    names = {r.id: r.en for r in fan_table(rules, variant).rows}
-    fans = Counter()
-    for w in wins:
-        for f in w["fans"]:
-            fans[names.get(f["id"], f["id"])] += 1
-    n_w = max(len(wins), 1)
-    return {"deals": len(d), "wins": len(wins),
-            "draw_rate": sum(x["draw"] for x in d) / max(len(d), 1),
-            "self_drawn_share": sum(w["self_drawn"] for w in wins) / n_w,
-            "exactly_8": sum(w["total"] == 8 for w in wins) / n_w if rules == "mcr" else None,
-            "mean_total": sum(w["total"] for w in wins) / n_w,
-            "top_fans": [(k, round(v / n_w, 3)) for k, v in fans.most_common(10)]}
+    """:func:`bench_simulate.realism` of the planner, the top fans as shares of the wins."""
+    from bench_simulate import realism as play_realism
+    fig = play_realism(rules, bots, variant, wall, deals=deals, seed=seed)
+    n_w = max(fig["wins"], 1)
+    fig["top_fans"] = [(k, round(v / n_w, 3)) for k, v in fig.pop("top10")]
+    return fig
 
 
 def _t975(df):

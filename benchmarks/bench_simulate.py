@@ -52,7 +52,7 @@ def realism(rules, bot, variant=None, wall=None, deals=DEALS, seed=2) -> dict:
         for f in w["fans"]:
             fans[names.get(f["id"], f["id"])] += 1
     n_w = max(len(wins), 1)
-    return {"deals": len(deals_t),
+    return {"deals": len(deals_t), "wins": len(wins),
             "draw_rate": sum(d["draw"] for d in deals_t) / max(len(deals_t), 1),
             "self_drawn_share": sum(w["self_drawn"] for w in wins) / n_w,
             "mean_total": sum(w["total"] for w in wins) / n_w,
