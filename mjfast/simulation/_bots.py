@@ -205,14 +205,24 @@ def value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, 
 
 
 @kernel
-def claim_choice(S, bc, p, acts, n, c):
-    """The action row player ``p`` takes on another player's discard / added kong."""
+def _win_or_pass(acts, n):
+    """A claim's offered rows: ``(win, pass)``, the first win row (-1 when none; then
+    ``pass`` is the last pass row, -1 when none)."""
     pass_i = -1
     for i in range(n):
         if acts[i, 0] == K_WIN:
-            return i
+            return i, pass_i
         if acts[i, 0] == ACT_PASS:
             pass_i = i
+    return -1, pass_i
+
+
+@kernel
+def claim_choice(S, bc, p, acts, n, c):
+    """The action row player ``p`` takes on another player's discard / added kong."""
+    win_i, pass_i = _win_or_pass(acts, n)
+    if win_i >= 0:
+        return win_i
     _hand(S, p, c)
     s0 = _shanten(bc, c)
     t = S[H_LAST_TILE]
@@ -419,12 +429,9 @@ def planner_claim(S, ctx, bc, p, acts, n, minimum, c):
     """A planner on another player's discard / added kong: a win when offered; a pung or
     chow when the plan value after it (and its best discard) beats the hand's as it is; an
     exposed kong when it does not lower the plan value (or, without a plan, the shanten)."""
-    pass_i = -1
-    for i in range(n):
-        if acts[i, 0] == K_WIN:
-            return i
-        if acts[i, 0] == ACT_PASS:
-            pass_i = i
+    win_i, pass_i = _win_or_pass(acts, n)
+    if win_i >= 0:
+        return win_i
     _hand(S, p, c)
     t = S[H_LAST_TILE]
     params, tab, vec, ct, opt, FD, R, cand, emask = bc
