@@ -90,6 +90,60 @@ def duplicate(rules, opp, walls=2048, seed=7, bot="planner", variant=None, wall=
             "net_per_deal": m, "ci95": (m - half, m + half), "seconds": secs}
 
 
+def _per_wall(res, bot):
+    per_wall = defaultdict(list)
+    for r in res.tables["deals"].to_pylist():
+        key = bytes(np.asarray(r["wall"], dtype=np.int8))
+        for p, b in enumerate(r["bots"]):
+            if b == bot:
+                per_wall[key].append(r["scores"][p])
+    return {k: float(np.mean(v)) for k, v in per_wall.items()}
+
+
+def _interval(x):
+    x = np.asarray(x, dtype=float)
+    m = float(x.mean())
+    half = _t975(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
+    return m, (m - half, m + half)
+
+
+def defence(opp="planner", walls=2048, weights=(0.0, 0.5, 1.0, 2.0), model=1, gate=0,
+            seed=7, rules="mcr"):
+    """``planner_defend`` (defence weight ``w``, danger model ``model``, defending at shanten
+    ``gate`` or more) in one seat against three ``opp`` bots, duplicate on the same walls
+    for every weight: per weight the unpaired mean net points a deal (95% interval
+    clustered by wall) and the paired difference against weight 0 (the same bot without
+    defence, on the same walls and seats: per-wall differences, a 95% Student-t interval).
+    The weights are data of the bot context (no compile)."""
+    from mjfast.simulation import _planner, _simulate, simulate
+    bot = "planner_defend"
+    saved = (_planner.DANGER_DEFEND, _planner.DANGER_MODEL, _planner.DANGER_GATE)
+    base = None
+    out = []
+    try:
+        for w in (0.0,) + tuple(x for x in weights if x != 0.0):
+            _planner.DANGER_DEFEND, _planner.DANGER_MODEL, _planner.DANGER_GATE = w, model, gate
+            _simulate._worker.cache_clear()
+            t0 = time.perf_counter()
+            res = simulate(rules, ",".join([bot] + [opp] * 3), deals=walls, seed=seed,
+                           duplicate=True, workers=1)
+            pw = _per_wall(res, bot)
+            m, ci = _interval(list(pw.values()))
+            row = {"weight": w, "model": model, "gate": gate, "vs": opp, "walls": len(pw),
+                   "net_per_deal": m, "ci95": ci, "seconds": time.perf_counter() - t0}
+            if base is None:
+                base = pw
+            else:
+                d, dci = _interval([pw[k] - base[k] for k in pw])
+                row.update(paired=d, paired_ci95=dci)
+            out.append(row)
+            print(row, f"load {os.getloadavg()[0]:.1f}", flush=True)
+    finally:
+        _planner.DANGER_DEFEND, _planner.DANGER_MODEL, _planner.DANGER_GATE = saved
+        _simulate._worker.cache_clear()
+    return out
+
+
 def test_bench_planner_speed(benchmark):
     marginal, whole = benchmark.pedantic(lambda: speed(), rounds=1, iterations=1)
     benchmark.extra_info.update({"marginal_deals_per_s": marginal, "deals_per_s": whole})
@@ -116,6 +170,15 @@ if __name__ == "__main__":
     elif what == "realism":
         n = int(sys.argv[2]) if len(sys.argv) > 2 else 4096
         print(realism(n), "reference:", REFERENCE, f"load {load:.1f}")
+    elif what == "defence":
+        # defence OPP WALLS MODEL GATE W1,W2,...
+        opp = sys.argv[2] if len(sys.argv) > 2 else "planner"
+        walls = int(sys.argv[3]) if len(sys.argv) > 3 else 2048
+        model = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+        gate = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+        ws = tuple(float(x) for x in sys.argv[6].split(",")) if len(sys.argv) > 6 else \
+            (0.5, 1.0, 2.0)
+        defence(opp, walls, ws, model, gate)
     else:
         rules, opp = sys.argv[2], sys.argv[3]
         walls = int(sys.argv[4]) if len(sys.argv) > 4 else 2048

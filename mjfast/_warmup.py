@@ -107,7 +107,8 @@ def _play_steps(rules: str):
     """The engine, the built-in bots and the Python loop, as ``mjfast simulate`` drives them."""
     def simulate():
         from mjfast.simulation import simulate as sim
-        bots = "planner,value" if rules == "two_player" else "efficiency,value,planner,planner"
+        bots = ("planner,value" if rules == "two_player"
+                else "efficiency,value,planner,planner_defend")
         sim(rules, bots=bots, deals=2, seed=1)
         if rules == "mcr":
             sim(rules, bots="efficiency", deals=2, seed=1, wall="botzone", variant="botzone")

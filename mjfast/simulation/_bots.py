@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import C_BASE, C_MINIMUM, C_SEAT_PAY
+from ..kernels import C_BASE, C_MINIMUM, C_RULES, C_SEAT_PAY
 from ..engine.compiled import (K_CHOW, K_DISCARD, K_KONG_ADDED, K_KONG_CONCEALED,
                                K_KONG_EXPOSED, K_PUNG, K_WIN, win_value)
 from ..engine.compiled import wall_left
@@ -33,14 +33,17 @@ from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H
                              H_NDISC, MAX_RIVER, RIVER)
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
-from ._planner import P_BETA, P_DANGER, payoff, plan_values
+from ._planner import (FED_TOTAL, FEED, P_BETA, P_DANGER, P_DANGER2, P_DGATE, P_DMODEL,
+                       payoff, plan_values)
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
 BOT_VALUE = 1
 BOT_PLANNER = 2
+BOT_PLANNER_DEFEND = 3   # the planner with its own defence weight (slot P_DANGER2)
 BOT_PYTHON = -1          # decided outside the compiled loop (Python policy, external bot)
-BUILTIN = {"efficiency": BOT_EFFICIENCY, "value": BOT_VALUE, "planner": BOT_PLANNER}
+BUILTIN = {"efficiency": BOT_EFFICIENCY, "value": BOT_VALUE, "planner": BOT_PLANNER,
+           "planner_defend": BOT_PLANNER_DEFEND}
 NEED_VALUE = -2          # turn_choice: a value bot's ready discards must be ranked
 NEED_PLAN = -3           # turn_choice: a planner decides (:func:`planner_turn`)
 
@@ -146,7 +149,7 @@ def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
     for i in range(n):
         if acts[i, 0] == K_WIN:
             return i, 0
-    if bot == BOT_PLANNER:
+    if bot >= BOT_PLANNER:
         return NEED_PLAN, 0
     k = _options(S, bc, p, c)
     cand = bc[7]
@@ -276,7 +279,8 @@ def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans,
     if i == NEED_VALUE:
         i = value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, waits)
     elif i == NEED_PLAN:
-        i = planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, waits)
+        i = planner_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans,
+                         waits)
     return i
 
 
@@ -284,7 +288,7 @@ def decide_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans,
 def decide_claim(S, ctx, bc, p, acts, n, bot, key, ctr, c):
     """:func:`claim_choice` (:func:`planner_claim` for a planner) with the Python loop's
     arguments."""
-    if bot == BOT_PLANNER:
+    if bot >= BOT_PLANNER:
         return planner_claim(S, ctx, bc, p, acts, n, ctx[0][C_MINIMUM], c)
     return claim_choice(S, bc, p, acts, n, c)
 
@@ -340,11 +344,12 @@ def _plan(S, ctx, bc, p, c, cand, k, minimum, mk, mt, mc, nm, out):
 
 
 @kernel
-def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, waits):
+def planner_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans, waits):
     """A planner's own turn: a win when offered; a kong that keeps the shanten; else the
     discard of the highest plan value (:mod:`._planner`; a ready discard also by the
     engine's exact value of its legal waits), then the lower shanten and more live
-    effective tiles; without any plan, as ``efficiency``."""
+    effective tiles; without any plan, as ``efficiency``. ``bot``: ``planner`` weighs the
+    danger by slot ``P_DANGER``, ``planner_defend`` by ``P_DANGER2``."""
     waits[p] = -1
     for i in range(n):
         if acts[i, 0] == K_WIN:
@@ -376,8 +381,12 @@ def planner_turn(S, ctx, bc, p, acts, n, key, ctr, minimum, c, scores, fans, wai
     for i in range(k):
         if vals[i] > 0:
             plain = False
-    if bc[0][P_DANGER] > 0:
-        _danger(S, ctx, p, c, cand, k, minimum, bc[0][P_DANGER], vals)
+    weight = bc[0][P_DANGER] if bot == BOT_PLANNER else bc[0][P_DANGER2]
+    if weight > 0 and best >= bc[0][P_DGATE]:
+        if bc[0][P_DMODEL] == 0:
+            _danger(S, ctx, p, c, cand, k, minimum, weight, vals)
+        else:
+            _danger_fed(S, ctx, p, c, cand, k, minimum, weight, vals)
     vmax = -1e30
     vmin = 1e30
     for i in range(k):
@@ -422,6 +431,32 @@ def _danger(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
                     w *= 0.3
                     break
             vals[i] -= ready * w * loss
+
+
+@kernel
+def _danger_fed(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
+    """The measured danger model: take from each candidate's value the chance that it
+    feeds a win (``FEED``: measured by the tile's type and the discarder's own discards;
+    none for an honor whose every other copy is in sight) times what the discarder pays
+    for a typical win (MCR: the minimum + ``FED_TOTAL`` points and its seat payment)."""
+    P = ctx[0]
+    v = minimum + FED_TOTAL
+    loss = payoff(P, v)
+    if P[C_RULES] == 0:
+        loss = v + P[C_SEAT_PAY]
+    loss *= bc_danger / 1000.0
+    col = min(S[H_NDISC + p] // 3, FEED.shape[1] - 1)
+    for i in range(k):
+        t = cand[i, C_TILE]
+        if t >= 27:
+            w = FEED[2, col]
+            if 4 - c[t] - S[VISIBLE + t] <= 0:
+                w = 0.0
+        elif t % 9 == 0 or t % 9 == 8:
+            w = FEED[1, col]
+        else:
+            w = FEED[0, col]
+        vals[i] -= w * loss
 
 
 @kernel

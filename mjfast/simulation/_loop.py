@@ -213,7 +213,7 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W, A, Q):
                         W[LS_WHO] = q
                         status = L_DECIDE
                         break
-                    if bots[q] == BOT_PLANNER:
+                    if bots[q] >= BOT_PLANNER:
                         i = planner_claim(S, ctx, bc, q, qacts[q], m, minimum, c)
                     else:
                         i = claim_choice(S, bc, q, qacts[q], m, c)
@@ -321,8 +321,8 @@ def play_deal(S, ctx, bc, bots, keys, minimum, EV, FN, W, A, Q):
                     i = value_choice(S, ctx, bc, p, acts, m, k, keys[p], ctr[p], minimum, c,
                                      scores, fans, waits)
                 elif i == NEED_PLAN:
-                    i = planner_turn(S, ctx, bc, p, acts, m, keys[p], ctr[p], minimum, c,
-                                     scores, fans, waits)
+                    i = planner_turn(S, ctx, bc, p, acts, m, bots[p], keys[p], ctr[p],
+                                     minimum, c, scores, fans, waits)
                 W[LS_ANSWER] = i
                 continue
         else:

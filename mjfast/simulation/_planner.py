@@ -44,7 +44,11 @@ T_PATTERN, T_FLUSH, T_PUNGS, T_PAIRS, T_ORPHANS, T_HONKNIT, T_PLAIN, T_TYPES = r
 TR_KIND, TR_FAN, TR_SETS, TR_MASK, TR_CHOW, TR_FAN2 = 0, 1, 2, 3, 4, 7
 TR_COUNTS = 8
 TROW = TR_COUNTS + 34
-# the parameter array (bot context params[]): slots 0..7 are the shanten parameters
+# the parameter array (bot context params[]): slots 0..3 are the shanten parameters,
+# 4..7 the defence's (:func:`mjfast.simulation._bots._danger`)
+P_DGATE = 4         # defend only when the hand's lowest shanten is at least this
+P_DMODEL = 5        # the danger model: 0 the constants, 1 the measured feeding rates
+P_DANGER2 = 6       # DANGER of the ``planner_defend`` bot, in thousandths
 P_NT = 8            # number of targets
 P_X_DRAGON = 9      # fan ids of what a hand already holds (-1: not in the table)
 P_X_PREV = 10
@@ -57,7 +61,17 @@ P_DANGER = 7        # DANGER in thousandths
 P_T0 = 16           # first target row
 BETA = 0.3          # the weight of one more tile needed
 DANGER = 0.0        # the weight of the estimated loss of feeding a win (0: no defence;
-                    # chosen by duplicate strength against `value`: docs/simulation.md)
+                    # chosen by duplicate strength: docs/simulation.md)
+DANGER_DEFEND = 1.0  # the same weight for the ``planner_defend`` bot (one seat may defend)
+DANGER_MODEL = 1    # 0: the constant chances; 1: the measured feeding rates (FEED)
+DANGER_GATE = 0     # defend only at this shanten or more (0: always)
+# measured feeding rates (docs/simulation.md: planner vs three `value`, MCR, 2,048 deals):
+# the chance that a discard feeds a win (any opponent), by the tile's type (middle 2-8,
+# terminal, honor) and the discarder's own discards before it (0-2, 3-5, ..., 18+)
+FEED = np.array([[0.0003, 0.0030, 0.011, 0.025, 0.033, 0.042, 0.052],
+                 [0.0000, 0.0005, 0.006, 0.012, 0.016, 0.031, 0.044],
+                 [0.0000, 0.0011, 0.004, 0.007, 0.006, 0.008, 0.013]])
+FED_TOTAL = 7       # a fed win's points above the minimum (the measured mean 14-16 in MCR)
 FLEX = 0.2          # under a minimum: the weight of the other targets (more ways to reach it)
 ALL_CHOWS = 1       # the mixed-shifted-chows + All Chows targets (MCR)
 PRUNE = 0.1         # a target that cannot reach this share of the best value is skipped
@@ -160,6 +174,9 @@ def plan_rows(rules: str) -> np.ndarray:
     out[P_NT] = len(rows)
     out[P_BETA] = round(BETA * 1000)
     out[P_DANGER] = round(DANGER * 1000)
+    out[P_DANGER2] = round(DANGER_DEFEND * 1000)
+    out[P_DMODEL] = DANGER_MODEL
+    out[P_DGATE] = DANGER_GATE
     for slot, key in ((P_X_DRAGON, "dragon_pung"), (P_X_PREV, "prevalent_wind"),
                       (P_X_SEAT, "seat_wind"), (P_X_HONOR, "honor_pung"),
                       (P_X_CONC, "concealed_hand"), (P_X_WIN, None)):
