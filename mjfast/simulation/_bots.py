@@ -33,8 +33,8 @@ from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H
                              H_NDISC, MAX_RIVER, RIVER)
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
-from ._planner import (FED_TOTAL, FEED, P_BETA, P_DANGER, P_DANGER2, P_DGATE, P_DMODEL,
-                       payoff, plan_values)
+from ._planner import (FED_TOTAL, FEED, FEEDQ, FEEDQ_MELDS, FEEDQ_RIVER, P_BETA, P_DANGER,
+                       P_DANGER2, P_DGATE, P_DMODEL, payoff, plan_values)
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
@@ -382,11 +382,15 @@ def planner_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans
         if vals[i] > 0:
             plain = False
     weight = bc[0][P_DANGER] if bot == BOT_PLANNER else bc[0][P_DANGER2]
-    if weight > 0 and best >= bc[0][P_DGATE]:
-        if bc[0][P_DMODEL] == 0:
+    gate = bc[0][P_DGATE]
+    if weight > 0 and (best >= gate if gate >= 0 else best < -gate):
+        model = bc[0][P_DMODEL]
+        if model == 0:
             _danger(S, ctx, p, c, cand, k, minimum, weight, vals)
-        else:
+        elif model == 1:
             _danger_fed(S, ctx, p, c, cand, k, minimum, weight, vals)
+        else:
+            _danger_opp(S, ctx, p, cand, k, minimum, weight, vals)
     vmax = -1e30
     vmin = 1e30
     for i in range(k):
@@ -439,12 +443,7 @@ def _danger_fed(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
     feeds a win (``FEED``: measured by the tile's type and the discarder's own discards;
     none for an honor whose every other copy is in sight) times what the discarder pays
     for a typical win (MCR: the minimum + ``FED_TOTAL`` points and its seat payment)."""
-    P = ctx[0]
-    v = minimum + FED_TOTAL
-    loss = payoff(P, v)
-    if P[C_RULES] == 0:
-        loss = v + P[C_SEAT_PAY]
-    loss *= bc_danger / 1000.0
+    loss = _fed_loss(ctx[0], minimum, bc_danger)
     col = min(S[H_NDISC + p] // 3, FEED.shape[1] - 1)
     for i in range(k):
         t = cand[i, C_TILE]
@@ -457,6 +456,47 @@ def _danger_fed(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
         else:
             w = FEED[0, col]
         vals[i] -= w * loss
+
+
+@kernel
+def _fed_loss(P, minimum, bc_danger):
+    """What the discarder pays for a typical fed win (the minimum + ``FED_TOTAL`` points;
+    MCR: the points and its seat payment), times the weight (thousandths)."""
+    v = minimum + FED_TOTAL
+    loss = payoff(P, v)
+    if P[C_RULES] == 0:
+        loss = v + P[C_SEAT_PAY]
+    return loss * bc_danger / 1000.0
+
+
+@kernel
+def _danger_opp(S, ctx, p, cand, k, minimum, bc_danger, vals):
+    """The danger model measured per opponent: take from each candidate's value, summed over
+    the opponents, the chance that it feeds that opponent's win (``FEEDQ``: by the tile's
+    type and the opponent's discards, times ``FEEDQ_MELDS`` by its exposed melds and
+    ``FEEDQ_RIVER`` when the tile is in its river) times what the discarder pays."""
+    n = S[H_PLAYERS]
+    loss = _fed_loss(ctx[0], minimum, bc_danger)
+    for q in range(n):
+        if q == p:
+            continue
+        nd = min(S[H_NDISC + q], MAX_RIVER)
+        col = min(S[H_NDISC + q] // 3, FEEDQ.shape[1] - 1)
+        ne = 0
+        for j in range(S[H_NMELDS + q]):
+            m = MELDS + (q * MAX_MELDS + j) * MELD_FIELDS
+            if (S[m + M_FLAGS] & MELD_CONCEALED) == 0:
+                ne += 1
+        ne = min(ne, FEEDQ_MELDS.shape[1] - 1)
+        for i in range(k):
+            t = cand[i, C_TILE]
+            ty = 2 if t >= 27 else (1 if t % 9 == 0 or t % 9 == 8 else 0)
+            w = FEEDQ[ty, col] * FEEDQ_MELDS[ty, ne]
+            for j in range(nd):
+                if (S[RIVER + MAX_RIVER * q + j] & 63) == t:
+                    w *= FEEDQ_RIVER[ty]
+                    break
+            vals[i] -= w * loss
 
 
 @kernel

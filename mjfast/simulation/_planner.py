@@ -46,8 +46,9 @@ TR_COUNTS = 8
 TROW = TR_COUNTS + 34
 # the parameter array (bot context params[]): slots 0..3 are the shanten parameters,
 # 4..7 the defence's (:func:`mjfast.simulation._bots._danger`)
-P_DGATE = 4         # defend only when the hand's lowest shanten is at least this
-P_DMODEL = 5        # the danger model: 0 the constants, 1 the measured feeding rates
+P_DGATE = 4         # defend only when the hand's lowest shanten is >= this (< -this if < 0)
+P_DMODEL = 5        # the danger model: 0 the constants, 1 the measured feeding rates,
+                    # 2 the rates measured per opponent
 P_DANGER2 = 6       # DANGER of the ``planner_defend`` bot, in thousandths
 P_NT = 8            # number of targets
 P_X_DRAGON = 9      # fan ids of what a hand already holds (-1: not in the table)
@@ -64,7 +65,7 @@ DANGER = 0.0        # the weight of the estimated loss of feeding a win (0: no d
                     # chosen by duplicate strength: docs/simulation.md)
 DANGER_DEFEND = 1.0  # the same weight for the ``planner_defend`` bot (one seat may defend)
 DANGER_MODEL = 1    # 0: the constant chances; 1: the measured feeding rates (FEED)
-DANGER_GATE = 0     # defend only at this shanten or more (0: always)
+DANGER_GATE = 0     # defend only at this shanten or more (0: always; -g: below g only)
 # measured feeding rates (docs/simulation.md: planner vs three `value`, MCR, 2,048 deals):
 # the chance that a discard feeds a win (any opponent), by the tile's type (middle 2-8,
 # terminal, honor) and the discarder's own discards before it (0-2, 3-5, ..., 18+)
@@ -72,6 +73,16 @@ FEED = np.array([[0.0003, 0.0030, 0.011, 0.025, 0.033, 0.042, 0.052],
                  [0.0000, 0.0005, 0.006, 0.012, 0.016, 0.031, 0.044],
                  [0.0000, 0.0011, 0.004, 0.007, 0.006, 0.008, 0.013]])
 FED_TOTAL = 7       # a fed win's points above the minimum (the measured mean 14-16 in MCR)
+# measured per opponent (model 2; four planners, MCR, standard walls, seeds 101 and 202,
+# 2 x 8,192 deals, 2.5 million discard-opponent pairs, 12,217 fed wins of mean total 14.9):
+# the chance that a discard feeds that opponent's win = FEEDQ[type, the opponent's
+# discards // 3] x FEEDQ_MELDS[type, its exposed melds] x (FEEDQ_RIVER[type] if the tile is
+# in its river), type: middle 2-8, terminal, honor (a log-linear Poisson fit)
+FEEDQ = np.array([[0.00006, 0.00071, 0.0040, 0.0094, 0.016, 0.022, 0.030],
+                  [0.00000, 0.00038, 0.0021, 0.0050, 0.0081, 0.010, 0.013],
+                  [0.00002, 0.00030, 0.0014, 0.0031, 0.0060, 0.0077, 0.0090]])
+FEEDQ_MELDS = np.array([[1.0, 1.6, 2.4, 3.1], [1.0, 1.4, 2.1, 3.2], [1.0, 0.20, 0.40, 0.43]])
+FEEDQ_RIVER = np.array([0.073, 0.16, 0.071])
 FLEX = 0.2          # under a minimum: the weight of the other targets (more ways to reach it)
 ALL_CHOWS = 1       # the mixed-shifted-chows + All Chows targets (MCR)
 PRUNE = 0.1         # a target that cannot reach this share of the best value is skipped
