@@ -171,14 +171,15 @@ if __name__ == "__main__":
         n = int(sys.argv[2]) if len(sys.argv) > 2 else 4096
         print(realism(n), "reference:", REFERENCE, f"load {load:.1f}")
     elif what == "defence":
-        # defence OPP WALLS MODEL GATE W1,W2,...
+        # defence OPP WALLS MODEL GATE W1,W2,... SEED
         opp = sys.argv[2] if len(sys.argv) > 2 else "planner"
         walls = int(sys.argv[3]) if len(sys.argv) > 3 else 2048
         model = int(sys.argv[4]) if len(sys.argv) > 4 else 1
         gate = int(sys.argv[5]) if len(sys.argv) > 5 else 0
         ws = tuple(float(x) for x in sys.argv[6].split(",")) if len(sys.argv) > 6 else \
             (0.5, 1.0, 2.0)
-        defence(opp, walls, ws, model, gate)
+        seed = int(sys.argv[7]) if len(sys.argv) > 7 else 7
+        defence(opp, walls, ws, model, gate, seed)
     else:
         rules, opp = sys.argv[2], sys.argv[3]
         walls = int(sys.argv[4]) if len(sys.argv) > 4 else 2048
