@@ -129,11 +129,51 @@ def _permute_hidden(S, p, rng):
     return S2
 
 
+def _defend(monkeypatch, weight, model):
+    """``planner_defend``'s weight and danger model (data of the bot context)."""
+    from mjfast.simulation import _simulate
+    monkeypatch.setattr(_planner, "DANGER_DEFEND", weight)
+    monkeypatch.setattr(_planner, "DANGER_MODEL", model)
+    _simulate._worker.cache_clear()            # the bot context holds the parameters
+
+
+def test_planner_defend_weight(monkeypatch):
+    """``planner_defend`` without a weight makes every decision ``planner`` makes (the
+    same events on the same walls); with a weight each danger model changes its discards,
+    and ``planner`` seats beside it are untouched by its weight (their slot stays 0)."""
+    from mjfast.simulation import _simulate
+    mixed = "planner_defend,planner,planner_defend,planner"
+    try:
+        base = simulate("mcr", "planner", deals=40, seed=9, workers=1)
+        _defend(monkeypatch, 0.0, 2)
+        same = simulate("mcr", mixed, deals=40, seed=9, workers=1)
+        assert same.tables["events"].equals(base.tables["events"])
+        for model in (0, 1, 2):
+            _defend(monkeypatch, 1.0, model)
+            moved = simulate("mcr", mixed, deals=40, seed=9, workers=1)
+            assert moved.errors == []
+            assert not moved.tables["events"].equals(base.tables["events"]), model
+            assert simulate("mcr", "planner", deals=40, seed=9, workers=1).tables[
+                "events"].equals(base.tables["events"])
+    finally:
+        monkeypatch.undo()
+        _simulate._worker.cache_clear()
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", ["mcr", "taiwan", "tuidaohu", "two_player"])
-def test_planner_sees_only_what_a_player_sees(monkeypatch, rules):
+@pytest.mark.parametrize("rules,bots,model", [("mcr", "planner", None),
+                                              ("taiwan", "planner", None),
+                                              ("tuidaohu", "planner", None),
+                                              ("two_player", "planner", None),
+                                              ("mcr", "planner_defend", 0),
+                                              ("mcr", "planner_defend", 2)])
+def test_planner_sees_only_what_a_player_sees(monkeypatch, rules, bots, model):
     """Every planner decision (own turns and claims) of a few deals is recomputed on
-    copies of the state whose hidden tiles were shuffled: the decision never changes."""
+    copies of the state whose hidden tiles were shuffled: the decision never changes
+    (also with a defence: it reads the opponents' rivers and exposed melds)."""
+    from mjfast.simulation import _simulate
+    if model is not None:
+        _defend(monkeypatch, 1.0, model)
     orig = _pyloop.PythonSeats._compiled_choice
     checked, moved = [], []
     rng = np.random.default_rng(5)
@@ -154,20 +194,33 @@ def test_planner_sees_only_what_a_player_sees(monkeypatch, rules):
         return a
 
     monkeypatch.setattr(_pyloop.PythonSeats, "_compiled_choice", checking)
-    plan = make_plan(rules, "planner", 8 if rules == "two_player" else 3, 17)
-    play_jobs_python(plan, np.arange(len(plan.jobs)))
+    plan = make_plan(rules, bots, 8 if rules == "two_player" else 3, 17)
+    try:
+        play_jobs_python(plan, np.arange(len(plan.jobs)))
+    finally:
+        monkeypatch.undo()
+        _simulate._worker.cache_clear()
     assert len(checked) > 100 and any(checked) and not all(checked)
     assert np.mean(moved) > 0.9          # the shuffles did change the hidden tiles
 
 
 @pytest.mark.slow
-def test_python_loop_equals_compiled_loop_with_planners():
-    plan = make_plan("mcr", "planner,value,planner,efficiency", 6, 23)
-    idx = np.arange(len(plan.jobs))
-    a = play_shard(plan, idx)
-    b = play_jobs_python(plan, idx)
-    for name in ("events", "deals", "wins"):
-        assert a.tables[name].equals(b.tables[name]), name
+def test_python_loop_equals_compiled_loop_with_planners(monkeypatch):
+    from mjfast.simulation import _simulate
+    for bots, model in (("planner,value,planner,efficiency", None),
+                        ("planner_defend,value,planner,planner_defend", 2)):
+        if model is not None:
+            _defend(monkeypatch, 1.0, model)
+        try:
+            plan = make_plan("mcr", bots, 6, 23)
+            idx = np.arange(len(plan.jobs))
+            a = play_shard(plan, idx)
+            b = play_jobs_python(plan, idx)
+        finally:
+            monkeypatch.undo()
+            _simulate._worker.cache_clear()
+        for name in ("events", "deals", "wins"):
+            assert a.tables[name].equals(b.tables[name]), (bots, name)
 
 
 def test_planner_is_deterministic():

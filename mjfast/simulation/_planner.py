@@ -63,8 +63,10 @@ P_T0 = 16           # first target row
 BETA = 0.3          # the weight of one more tile needed
 DANGER = 0.0        # the weight of the estimated loss of feeding a win (0: no defence;
                     # chosen by duplicate strength: docs/simulation.md)
-DANGER_DEFEND = 1.0  # the same weight for the ``planner_defend`` bot (one seat may defend)
-DANGER_MODEL = 1    # 0: the constant chances; 1: the measured feeding rates (FEED)
+DANGER_DEFEND = 0.5  # the same weight for the ``planner_defend`` bot (one seat may defend;
+                     # its best measured setting, no stronger on fresh walls: docs)
+DANGER_MODEL = 2    # 0: the constant chances; 1: the measured feeding rates (FEED);
+                    # 2: the rates measured per opponent (FEEDQ)
 DANGER_GATE = 0     # defend only at this shanten or more (0: always; -g: below g only)
 # measured feeding rates (docs/simulation.md: planner vs three `value`, MCR, 2,048 deals):
 # the chance that a discard feeds a win (any opponent), by the tile's type (middle 2-8,
