@@ -3,6 +3,7 @@
     python benchmarks/bench_planner.py speed [DEALS]           # four planners, deals/s, one worker
     python benchmarks/bench_planner.py realism [DEALS]         # MCR, Botzone walls, four planners
     python benchmarks/bench_planner.py duplicate RULES OPP [WALLS]   # planner vs three OPP bots
+    python benchmarks/bench_planner.py defence [OPP WALLS MODEL GATE W1,W2 SEED]   # MCR
     pytest benchmarks/bench_planner.py --benchmark-only
 
 **Speed**: ``simulate(..., workers=1)`` with its tables, the marginal rate between a small
@@ -19,6 +20,10 @@ played once per seat rotation on the same walls (``--duplicate``: 4 rotations; t
 2); the planner's net points per deal (``deals.scores``), averaged over the rotations of
 each wall, then a mean over walls with a 95% Student-t interval (so the interval is
 clustered by wall: the rotations of one wall share its luck).
+
+**Defence** (:func:`defence`): ``planner_defend`` with each defence weight against three
+``OPP`` bots (default three plain planners: the field the planner plays in), unpaired as
+above and paired against the same bot without defence on the same walls.
 """
 from __future__ import annotations
 

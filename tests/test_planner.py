@@ -145,10 +145,10 @@ def test_planner_defend_weight(monkeypatch):
     mixed = "planner_defend,planner,planner_defend,planner"
     try:
         base = simulate("mcr", "planner", deals=40, seed=9, workers=1)
-        _defend(monkeypatch, 0.0, 2)
+        _defend(monkeypatch, 0.0, 1)
         same = simulate("mcr", mixed, deals=40, seed=9, workers=1)
         assert same.tables["events"].equals(base.tables["events"])
-        for model in (0, 1, 2):
+        for model in (0, 1):
             _defend(monkeypatch, 1.0, model)
             moved = simulate("mcr", mixed, deals=40, seed=9, workers=1)
             assert moved.errors == []
@@ -166,7 +166,7 @@ def test_planner_defend_weight(monkeypatch):
                                               ("tuidaohu", "planner", None),
                                               ("two_player", "planner", None),
                                               ("mcr", "planner_defend", 0),
-                                              ("mcr", "planner_defend", 2)])
+                                              ("mcr", "planner_defend", 1)])
 def test_planner_sees_only_what_a_player_sees(monkeypatch, rules, bots, model):
     """Every planner decision (own turns and claims) of a few deals is recomputed on
     copies of the state whose hidden tiles were shuffled: the decision never changes
@@ -208,7 +208,7 @@ def test_planner_sees_only_what_a_player_sees(monkeypatch, rules, bots, model):
 def test_python_loop_equals_compiled_loop_with_planners(monkeypatch):
     from mjfast.simulation import _simulate
     for bots, model in (("planner,value,planner,efficiency", None),
-                        ("planner_defend,value,planner,planner_defend", 2)):
+                        ("planner_defend,value,planner,planner_defend", 1)):
         if model is not None:
             _defend(monkeypatch, 1.0, model)
         try:

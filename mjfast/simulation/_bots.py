@@ -33,7 +33,7 @@ from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H
                              H_NDISC, MAX_RIVER, RIVER)
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
-from ._planner import (FED_TOTAL, FEED, FEEDQ, FEEDQ_MELDS, FEEDQ_RIVER, P_BETA, P_DANGER,
+from ._planner import (FED_TOTAL, FEEDQ, FEEDQ_MELDS, FEEDQ_RIVER, P_BETA, P_DANGER,
                        P_DANGER2, P_DGATE, P_DMODEL, payoff, plan_values)
 from ._rng import random64
 
@@ -384,11 +384,8 @@ def planner_turn(S, ctx, bc, p, acts, n, bot, key, ctr, minimum, c, scores, fans
     weight = bc[0][P_DANGER] if bot == BOT_PLANNER else bc[0][P_DANGER2]
     gate = bc[0][P_DGATE]
     if weight > 0 and (best >= gate if gate >= 0 else best < -gate):
-        model = bc[0][P_DMODEL]
-        if model == 0:
+        if bc[0][P_DMODEL] == 0:
             _danger(S, ctx, p, c, cand, k, minimum, weight, vals)
-        elif model == 1:
-            _danger_fed(S, ctx, p, c, cand, k, minimum, weight, vals)
         else:
             _danger_opp(S, ctx, p, cand, k, minimum, weight, vals)
     vmax = -1e30
@@ -435,27 +432,6 @@ def _danger(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
                     w *= 0.3
                     break
             vals[i] -= ready * w * loss
-
-
-@kernel
-def _danger_fed(S, ctx, p, c, cand, k, minimum, bc_danger, vals):
-    """The measured danger model: take from each candidate's value the chance that it
-    feeds a win (``FEED``: measured by the tile's type and the discarder's own discards;
-    none for an honor whose every other copy is in sight) times what the discarder pays
-    for a typical win (MCR: the minimum + ``FED_TOTAL`` points and its seat payment)."""
-    loss = _fed_loss(ctx[0], minimum, bc_danger)
-    col = min(S[H_NDISC + p] // 3, FEED.shape[1] - 1)
-    for i in range(k):
-        t = cand[i, C_TILE]
-        if t >= 27:
-            w = FEED[2, col]
-            if 4 - c[t] - S[VISIBLE + t] <= 0:
-                w = 0.0
-        elif t % 9 == 0 or t % 9 == 8:
-            w = FEED[1, col]
-        else:
-            w = FEED[0, col]
-        vals[i] -= w * loss
 
 
 @kernel

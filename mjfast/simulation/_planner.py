@@ -47,8 +47,7 @@ TROW = TR_COUNTS + 34
 # the parameter array (bot context params[]): slots 0..3 are the shanten parameters,
 # 4..7 the defence's (:func:`mjfast.simulation._bots._danger`)
 P_DGATE = 4         # defend only when the hand's lowest shanten is >= this (< -this if < 0)
-P_DMODEL = 5        # the danger model: 0 the constants, 1 the measured feeding rates,
-                    # 2 the rates measured per opponent
+P_DMODEL = 5        # the danger model: 0 the constants, 1 the rates measured per opponent
 P_DANGER2 = 6       # DANGER of the ``planner_defend`` bot, in thousandths
 P_NT = 8            # number of targets
 P_X_DRAGON = 9      # fan ids of what a hand already holds (-1: not in the table)
@@ -65,17 +64,10 @@ DANGER = 0.0        # the weight of the estimated loss of feeding a win (0: no d
                     # chosen by duplicate strength: docs/simulation.md)
 DANGER_DEFEND = 0.5  # the same weight for the ``planner_defend`` bot (one seat may defend;
                      # its best measured setting, no stronger on fresh walls: docs)
-DANGER_MODEL = 2    # 0: the constant chances; 1: the measured feeding rates (FEED);
-                    # 2: the rates measured per opponent (FEEDQ)
+DANGER_MODEL = 1    # 0: the constant chances; 1: the rates measured per opponent (FEEDQ)
 DANGER_GATE = 0     # defend only at this shanten or more (0: always; -g: below g only)
-# measured feeding rates (docs/simulation.md: planner vs three `value`, MCR, 2,048 deals):
-# the chance that a discard feeds a win (any opponent), by the tile's type (middle 2-8,
-# terminal, honor) and the discarder's own discards before it (0-2, 3-5, ..., 18+)
-FEED = np.array([[0.0003, 0.0030, 0.011, 0.025, 0.033, 0.042, 0.052],
-                 [0.0000, 0.0005, 0.006, 0.012, 0.016, 0.031, 0.044],
-                 [0.0000, 0.0011, 0.004, 0.007, 0.006, 0.008, 0.013]])
 FED_TOTAL = 7       # a fed win's points above the minimum (the measured mean 14-16 in MCR)
-# measured per opponent (model 2; four planners, MCR, standard walls, seeds 101 and 202,
+# measured per opponent (model 1; four planners, MCR, standard walls, seeds 101 and 202,
 # 2 x 8,192 deals, 2.5 million discard-opponent pairs, 12,217 fed wins of mean total 14.9):
 # the chance that a discard feeds that opponent's win = FEEDQ[type, the opponent's
 # discards // 3] x FEEDQ_MELDS[type, its exposed melds] x (FEEDQ_RIVER[type] if the tile is
