@@ -130,6 +130,8 @@ def test_nothing_compiles_after_the_warm_up(tmp_path):
          "--quiet"],
         ["simulate", "--rules", "mcr", "--bots", "planner", "--deals", "2", "--out",
          out + "/sim-mcr-planner", "--quiet"],
+        ["simulate", "--rules", "mcr", "--bots", "planner_defend,planner,planner,planner",
+         "--deals", "2", "--out", out + "/sim-mcr-defend", "--quiet"],
         ["simulate", "--rules", "tuidaohu", "--bots", "planner,value,efficiency,planner",
          "--deals", "2", "--out", out + "/sim-tdh", "--quiet"],
         ["replay", str(botzone_text_sample()), "--format", "botzone", "--candidates", "--out",
