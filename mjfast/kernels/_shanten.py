@@ -770,15 +770,12 @@ def _from_ring(ring, h):
     return (ring[slot, 0], ring[slot, 1], ring[slot, 2], ring[slot, 3]), ring[slot, 4]
 
 
-@kernel
-def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, tab, vec, ct, out,
-                  per_form):
-    """out[h] = shanten (int8) of each row of ``counts`` (N, 34) uint8; ``per_form``
-    (N, 6) int8 gets every form's shanten (``NO_FORM`` where not open) when it has N rows
-    (else shape (0, 6)). Returns (bad_row, reason), (-1, 0) when all rows are valid."""
+@kernel(inline="always")
+def _shanten_rows(counts, form_mask, max_sets, hand_size, two_player, tab, vec, ct, out,
+                  per_form, mode):
+    """The loop of :func:`shanten_batch` for one ``mode`` (a constant at each call, so
+    the row's branches on it are folded away)."""
     n = counts.shape[0]
-    want = per_form.shape[0] == n and n > 0
-    mode = MODE_EXACT if want else MODE_MIN
     ring = np.zeros((RING, 8), dtype=np.int64)
     FD = np.zeros(8, dtype=np.int64)
     for i in range(n + AHEAD):
@@ -791,11 +788,25 @@ def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, tab, vec, 
             continue
         codes, m = _from_ring(ring, h)
         out[h] = shanten_row(codes, m, form_mask, max_sets, two_player, tab, vec, ct, FD, mode)
-        if want:
+        if mode == MODE_EXACT:
             for f in range(N_FORMS):
                 # (FD is INF for a form not in the mask or not open to the row)
                 per_form[h, f] = FD[f] - 1 if FD[f] < INF else NO_FORM
     return -1, 0
+
+
+@kernel
+def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, tab, vec, ct, out,
+                  per_form):
+    """out[h] = shanten (int8) of each row of ``counts`` (N, 34) uint8; ``per_form``
+    (N, 6) int8 gets every form's shanten (``NO_FORM`` where not open) when it has N rows
+    (else shape (0, 6)). Returns (bad_row, reason), (-1, 0) when all rows are valid."""
+    n = counts.shape[0]
+    if per_form.shape[0] == n and n > 0:
+        return _shanten_rows(counts, form_mask, max_sets, hand_size, two_player, tab, vec,
+                             ct, out, per_form, MODE_EXACT)
+    return _shanten_rows(counts, form_mask, max_sets, hand_size, two_player, tab, vec, ct,
+                         out, per_form, MODE_MIN)
 
 
 @kernel
