@@ -307,7 +307,7 @@ def _part_code(c, s):
     return code, total
 
 
-@kernel
+@kernel(nrt=False)
 def hand_codes(c):
     """``(codes, tiles)``: the base-5 codes of the four parts of ``c`` (34 counts, int64)
     as a tuple, and the tile count."""
@@ -484,7 +484,7 @@ def hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, mode):
     return best
 
 
-@kernel
+@kernel(nrt=False)
 def _special_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, R):
     """Effective-tile bits of the special forms at the minimum ``best``."""
     eff = np.int64(0)
@@ -651,20 +651,20 @@ def waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R):
                                 opt, R)
 
 
-@kernel
+@kernel(nrt=False)
 def hand_waits_of(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R):
     """:func:`waits_row` compiled once (for one-hand callers: a call, not a copy)."""
     return waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
 
 
-@kernel
+@kernel(nrt=False)
 def hand_shanten(c, fm, max_sets, two, tab, vec, ct, FD):
     """Shanten of the waiting-size hand ``c`` (34 counts, int64)."""
     codes, total = hand_codes(c)
     return shanten_row(codes, (total - 1) // 3, fm, max_sets, two, tab, vec, ct, FD, MODE_MIN)
 
 
-@kernel
+@kernel(nrt=False)
 def discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, FD, R, cand, emask):
     """Every distinct discard of the complete-size hand ``c`` (34 counts, int64, 3k+2
     tiles; restored on return): ``cand[i, D_TILE]`` the tile, ``cand[i, D_SHANTEN]`` the

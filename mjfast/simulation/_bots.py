@@ -18,6 +18,12 @@ The compiled loop calls :func:`turn_choice` / :func:`claim_choice` (no scoring c
 a tuple of many arrays is costly to pass per decision) and, for a ``value`` bot with a
 ready discard, :func:`value_choice`. :func:`decide_turn` / :func:`decide_claim` are the
 same choices in one call (the Python loop's entry points).
+
+The helpers that only read and write arrays their caller owns are compiled without
+reference counting (``kernel(nrt=False)``, as are the shanten rows they call): Numba
+otherwise increments and decrements the count of every array argument and tuple element
+on every call, which was about a third of an ``efficiency`` decision's time (simulation
+23-34% faster per deal, every rule set and bot; docs/simulation.md).
 """
 from __future__ import annotations
 
@@ -45,13 +51,13 @@ NEED_VALUE = -2          # turn_choice: a value bot's ready discards must be ran
 NEED_PLAN = -3           # turn_choice: a planner decides (:func:`planner_turn`)
 
 
-@kernel
+@kernel(nrt=False)
 def _hand(S, p, c):
     for t in range(34):
         c[t] = S[HAND + 34 * p + t]
 
 
-@kernel
+@kernel(nrt=False)
 def _pick(scores, k, key, ctr):
     """Index of the highest score in ``scores[:k]``, ties by the RNG word (key, ctr)."""
     best = scores[0]
@@ -73,7 +79,7 @@ def _pick(scores, k, key, ctr):
     return 0
 
 
-@kernel
+@kernel(nrt=False)
 def _options(S, bc, p, c):
     """Discard candidates of ``p``'s hand (complete size) into ``bc``; returns their count."""
     params, tab, vec, ct, opt, FD, R, cand, emask = bc
@@ -82,13 +88,13 @@ def _options(S, bc, p, c):
                            cand, emask)
 
 
-@kernel
+@kernel(nrt=False)
 def _shanten(bc, c):
     params, tab, vec, ct, opt, FD, R, cand, emask = bc
     return shanten_of(c, params, tab, vec, ct, FD)
 
 
-@kernel
+@kernel(nrt=False)
 def _lowest_shanten(cand, k):
     best = 99
     for i in range(k):
@@ -97,7 +103,7 @@ def _lowest_shanten(cand, k):
     return best
 
 
-@kernel
+@kernel(nrt=False)
 def _kong_keeping(bc, acts, n, c, k, best):
     """The row of a concealed or added kong that keeps the shanten ``best`` (the lowest
     of the ``k`` discard candidates in ``bc``), or -1."""
@@ -119,7 +125,7 @@ def _kong_keeping(bc, acts, n, c, k, best):
     return -1
 
 
-@kernel
+@kernel(nrt=False)
 def _finish(bc, p, acts, n, k, scores, key, ctr, waits):
     """The discard of the best score (ties by the RNG); ``waits[p]`` its winning tiles."""
     cand = bc[7]
@@ -135,7 +141,7 @@ def _finish(bc, p, acts, n, k, scores, key, ctr, waits):
     return -1
 
 
-@kernel
+@kernel(nrt=False)
 def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
     """Player ``p``'s own turn: ``(row, k)``, ``row`` the action (index into
     ``acts[:n]``), or ``(NEED_VALUE, k)`` when a value bot must rank its ready discards
@@ -204,7 +210,7 @@ def value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, 
     return _finish(bc, p, acts, n, k, scores, key, ctr, waits)
 
 
-@kernel
+@kernel(nrt=False)
 def _win_or_pass(acts, n):
     """A claim's offered rows: ``(win, pass)``, the first win row (-1 when none; then
     ``pass`` is the last pass row, -1 when none)."""
@@ -217,7 +223,7 @@ def _win_or_pass(acts, n):
     return -1, pass_i
 
 
-@kernel
+@kernel(nrt=False)
 def claim_choice(S, bc, p, acts, n, c):
     """The action row player ``p`` takes on another player's discard / added kong."""
     win_i, pass_i = _win_or_pass(acts, n)
