@@ -40,7 +40,8 @@ from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H
 from ..engine.layout import H_FIRST_DONE, H_KONG_FLAG, H_LAST_DRAW
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
-from ._planner import P_BETA, P_DANGER, payoff, payoff_self, plan_values
+from ._planner import P_BETA, P_DANGER, payoff, plan_values
+from ._planner import payoff_self
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
