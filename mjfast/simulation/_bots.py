@@ -37,9 +37,11 @@ from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H
                              H_SEATS, M_FLAGS, M_KIND, M_TILE, MAX_MELDS, MELD_CONCEALED,
                              MELD_FIELDS, MELDS, VISIBLE, WALL_BOTZONE, H_WALL_MODE,
                              H_NDISC, MAX_RIVER, RIVER)
+from ..engine.layout import H_FIRST_DONE, H_KONG_FLAG, H_LAST_DRAW
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
 from ._planner import P_BETA, P_DANGER, payoff, plan_values
+from ._planner import payoff_self
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
@@ -319,18 +321,44 @@ def _horizon(S, p):
 
 @kernel
 def _ready_legal(S, ctx, p, d, eff, c, minimum, fans):
-    """Live-weighted points of the legal wins of the ready hand left by discarding ``d``
-    (winning tiles ``eff``), each scored by the engine as a discard win."""
+    """Live-weighted expected payment of the legal wins of the ready hand left by
+    discarding ``d`` (winning tiles ``eff``). A live winning tile arrives by the player's
+    own draw with chance 1 / players (none when it has no draw left), else on a discard
+    (the uniform-arrival assumption: every player as likely to deliver it); each way is
+    scored by the engine (a self-drawn win with the tile in the hand, a discard win
+    without), counted only when legal and at least the minimum, and paid by the rule
+    set's settlement for that way (:func:`payoff_self` / :func:`payoff`). The win is
+    scored as a later one: not on this turn's (kong replacement, last) draw, this first
+    turn over. The state and ``c`` are restored before returning."""
+    n = S[H_PLAYERS]
+    q_self = 1.0 / n if _horizon(S, p) > 0 else 0.0
     S[HAND + 34 * p + d] -= 1
     c[d] -= 1
-    weighted = 0
+    kong_flag = S[H_KONG_FLAG]
+    last_draw = S[H_LAST_DRAW]
+    first_done = S[H_FIRST_DONE + p]
+    S[H_KONG_FLAG] = 0
+    S[H_LAST_DRAW] = 0
+    S[H_FIRST_DONE + p] = 1
+    weighted = 0.0
     for w in range(34):
         if (eff >> w) & 1:
             lv = 4 - c[w] - S[VISIBLE + w]
             if lv > 0:
+                pay = 0.0
                 total, legal, fl = win_value(S, ctx, p, w, False, False, fans)
                 if total > 0 and legal and total >= minimum:
-                    weighted += lv * payoff(ctx[0], total)
+                    pay += (1.0 - q_self) * payoff(ctx[0], total)
+                if q_self > 0:
+                    S[HAND + 34 * p + w] += 1
+                    total, legal, fl = win_value(S, ctx, p, w, True, False, fans)
+                    S[HAND + 34 * p + w] -= 1
+                    if total > 0 and legal and total >= minimum:
+                        pay += q_self * payoff_self(ctx[0], total)
+                weighted += lv * pay
+    S[H_FIRST_DONE + p] = first_done
+    S[H_LAST_DRAW] = last_draw
+    S[H_KONG_FLAG] = kong_flag
     c[d] += 1
     S[HAND + 34 * p + d] += 1
     return weighted
