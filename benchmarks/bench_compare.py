@@ -58,7 +58,7 @@ def _workload(data_dir: str, name: str):
     if kind in ("shanten", "waits"):
         b = _batch(data_dir, parts[1], "wall")
         fn = mjfast.shanten if kind == "shanten" else mjfast.waits
-        return lambda: fn(b.counts, rules=parts[1])
+        return lambda: fn(b.counts, rules=parts[1], threads=1)
     if kind == "simulate":
         from mjfast.simulation import simulate
         bots = parts[2] if parts[1] != "two_player" else ",".join(parts[2].split(",")[:2])

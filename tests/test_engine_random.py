@@ -139,7 +139,9 @@ def test_quick_completeness_never_rejects_a_complete_hand(rules):
         held = np.flatnonzero(c2[i])
         c2[i, held[rng.integers(len(held))]] -= 1
         c2[i, kinds[rng.integers(len(kinds))]] += 1
-    ctx = make_context(rules)
+    # writable copies: the read-only context typed as read-only arrays would add a second
+    # compiled version of score_hand to the developer's kernel cache (test_compiled_core)
+    ctx = tuple(a.copy() for a in make_context(rules))
     from mjfast.engine._score import score_hand
     from mjfast.kernels import (R_COUNTS, R_DISCARDER, R_FLOWERS, R_MELDS, R_N_MELDS,
                                 R_TABLE_DISCARDS, R_WIN, new_row)

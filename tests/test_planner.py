@@ -251,3 +251,70 @@ def test_planner_reads_the_variant(monkeypatch):
     plan = make_plan("mcr", "planner", 8, 31)
     play_jobs_python(plan, np.arange(len(plan.jobs)))
     assert len(differ) > 0 and len(same) > 10 * len(differ)
+
+
+def _hand_text(counts):
+    names = [f"{r + 1}{s}" for s in "mps" for r in range(9)] + list("ESWNCFP")
+    return "".join(names[t] * int(counts[t]) for t in range(34))
+
+
+def test_ready_hand_valued_over_both_ways_of_winning(monkeypatch):
+    """A ready discard's value is the expectation over how the winning tile arrives: for
+    every live wait, with chance 1/4 a self-draw, else a discard, each way counted when
+    legal (MCR: at least 8) and paid as MCR settles it (self-drawn 3 x (total + 8), on a
+    discard total + 3 x 8). Checked on the planners' own turns (concealed hands, flowers
+    counted) against the Python scorer's ``score_waits``; the call restores the state,
+    and some hands checked win legally only by self-draw (valued above 0)."""
+    import mjfast
+    from mjfast.engine.compiled import wall_left
+    from mjfast.kernels import C_MINIMUM
+    from mjfast.simulation._bots import _ready_legal
+    orig = _pyloop.PythonSeats._compiled_choice
+    checked, self_only = [], []
+
+    def checking(self, pol, S, W, A, Q, ctx, bc, p, claim):
+        if not claim and S[EL.H_NMELDS + p] == 0 and wall_left(S, p) >= 4:
+            hand = S[EL.HAND + 34 * p:EL.HAND + 34 * p + 34].astype(np.int64)
+            vis = S[EL.VISIBLE:EL.VISIBLE + 34].astype(np.int64)
+            S0 = S.copy()
+            for d in np.flatnonzero(hand):
+                h = hand.copy()
+                h[d] -= 1
+                try:
+                    waits = mjfast.score_waits(_hand_text(h), rules="mcr", visible=vis,
+                                               seat=int(S[EL.H_SEATS + p]),
+                                               prevalent=int(S[EL.H_PREVALENT]),
+                                               flowers=int(S[EL.H_NFLOWERS + p]))
+                except Exception:
+                    continue                # not ready
+                if not waits or any(vis[int(mjfast.notation.parse_tiles(w["tile"])[0])] >= 3
+                                    for w in waits):
+                    continue                # a fourth-tile win: the situations differ
+                want, eff, only = 0.0, 0, False
+                for w in waits:
+                    t = int(mjfast.notation.parse_tiles(w["tile"])[0])
+                    eff |= 1 << t
+                    live = 4 - h[t] - vis[t]
+                    if live <= 0:
+                        continue
+                    ok_d = w["legal_discard"] and w["total_discard"] >= 8
+                    ok_s = w["legal_self_drawn"] and w["total_self_drawn"] >= 8
+                    if ok_d:
+                        want += live * 0.75 * (w["total_discard"] + 3 * 8)
+                    if ok_s:
+                        want += live * 0.25 * 3 * (w["total_self_drawn"] + 8)
+                    only |= ok_s and not ok_d
+                c = hand.copy()
+                got = _ready_legal(S, ctx, p, int(d), np.int64(eff), c,
+                                   int(ctx[0][C_MINIMUM]), np.zeros(EL.MAX_FANS, np.int64))
+                assert got == pytest.approx(want), (_hand_text(h), waits, got, want)
+                assert np.array_equal(S, S0) and np.array_equal(c, hand)
+                checked.append(got)
+                if only:
+                    self_only.append(got)
+        return orig(self, pol, S, W, A, Q, ctx, bc, p, claim)
+
+    monkeypatch.setattr(_pyloop.PythonSeats, "_compiled_choice", checking)
+    plan = make_plan("mcr", "planner", 12, 41)
+    play_jobs_python(plan, np.arange(len(plan.jobs)))
+    assert len(checked) > 20 and len(self_only) > 0 and min(self_only) > 0

@@ -36,5 +36,5 @@ def test_roughly_uniform():
     first = np.bincount(W[:, 0], minlength=34)[[*range(9), *range(27, 34)]]
     assert first.min() > 4000 / 16 * 0.7 and first.max() < 4000 / 16 * 1.3
     k = make_key(np.uint64(3), 0, 0, STREAM_BOT, 1)
-    draws = np.array([below(k, i, 6) for i in range(3000)])
+    draws = np.array([below(np.uint64(k), i, 6) for i in range(3000)])   # uint64 as the loop
     assert set(draws) == set(range(6)) and abs(draws.mean() - 2.5) < 0.15

@@ -108,7 +108,7 @@ def set_caps(S, caps):
         S[H_CAP + q] = caps[1 + q] if caps[0] != 0 else 0
 
 
-@kernel
+@kernel(nrt=False)
 def _tile_ok(S, P, t):
     if t < 0:
         return False
@@ -117,7 +117,7 @@ def _tile_ok(S, P, t):
     return t < 42 and S[H_FLOWERS] == 1
 
 
-@kernel
+@kernel(nrt=False)
 def wall_left(S, p):
     """Tiles player ``p`` could still draw (Botzone: its segment; else the shared wall
     minus the dead wall)."""
@@ -126,7 +126,7 @@ def wall_left(S, p):
     return S[H_BACK] - S[H_FRONT] - S[H_DEAD]
 
 
-@kernel
+@kernel(nrt=False)
 def spent_after(S, p):
     """The wall is spent for the player after ``p`` (the one who acted last): the deal
     is drawn if nobody claims; a win now is on the last tile."""
@@ -134,7 +134,7 @@ def spent_after(S, p):
     return wall_left(S, (p + 1) % n) <= 0
 
 
-@kernel
+@kernel(nrt=False)
 def _take(S, p, replacement):
     """Index of the wall tile the next draw of ``p`` takes (advances the wall), -1 when
     there is none."""
@@ -155,7 +155,7 @@ def _take(S, p, replacement):
     return i
 
 
-@kernel
+@kernel(nrt=False)
 def _receive(S, P, p, tile, replacement):
     """Take the next wall tile for ``p`` (``tile`` = the logged tile or -1); returns
     (error, tile)."""
@@ -180,12 +180,12 @@ def _receive(S, P, p, tile, replacement):
     return OK, tile
 
 
-@kernel
+@kernel(nrt=False)
 def _meld_at(p, j):
     return MELDS + (p * MAX_MELDS + j) * MELD_FIELDS
 
 
-@kernel
+@kernel(nrt=False)
 def _add_meld(S, p, kind, tile, flags, claimed, frm):
     j = S[H_NMELDS + p]
     if j >= MAX_MELDS:
@@ -201,7 +201,7 @@ def _add_meld(S, p, kind, tile, flags, claimed, frm):
     return OK
 
 
-@kernel
+@kernel(nrt=False)
 def _offset(S, claimer, discarder):
     """HandBatch ``claimed_from``: 1 = the previous player (left), 2 across, 3 next."""
     if S[H_PLAYERS] == 2:
@@ -209,32 +209,32 @@ def _offset(S, claimer, discarder):
     return (claimer - discarder) % 4
 
 
-@kernel
+@kernel(nrt=False)
 def _mark_claimed(S, d):
     k = S[H_NDISC + d]
     if k > 0:
         S[RIVER + d * MAX_RIVER + k - 1] |= RIVER_CLAIMED
 
 
-@kernel
+@kernel(nrt=False)
 def _call_made(S, p):
     S[H_CALLS] += 1
     S[H_FIRST_DONE + p] = 1
 
 
-@kernel
+@kernel(nrt=False)
 def _can_replace(S, p):
     """A kong by ``p`` would have a replacement tile."""
     return wall_left(S, p) > 0
 
 
-@kernel
+@kernel(nrt=False)
 def next_dealer(S, ctx):
     """(dealer, streak) of the next deal from the ended deal in ``S``."""
     return _next_dealer(S, ctx[0])
 
 
-@kernel
+@kernel(nrt=False)
 def _next_dealer(S, P):
     n = S[H_PLAYERS]
     d = S[H_DEALER]
@@ -251,7 +251,7 @@ def _next_dealer(S, P):
 # ---------------------------------------------------------------------------------------
 # win evaluation
 # ---------------------------------------------------------------------------------------
-@kernel
+@kernel(nrt=False)
 def situation_flags(S, p, tile, self_drawn, robbing):
     """The HandBatch situation bits of a win by ``p`` on ``tile`` now."""
     fl = 0
@@ -353,7 +353,7 @@ def win_value(S, ctx, p, tile, self_drawn, robbing, out_fans):
     return total, legal, fl
 
 
-@kernel
+@kernel(nrt=False)
 def _missed(S, p, tile):
     return S[H_MISSED_RULE] == 1 and tile >= 0 and tile < 34 and S[MISSED + 34 * p + tile] == 1
 
@@ -407,7 +407,7 @@ def apply(S, ctx, kind, player, tile, aux, target, flags):
     return err
 
 
-@kernel
+@kernel(nrt=False)
 def apply_light(S, P, kind, player, tile, aux, target, flags):
     """:func:`apply` for every kind but WIN and KONG_PAYMENT (those score or settle and
     need the whole context), with the rule parameters ``P = ctx[0]`` only: the same
@@ -421,7 +421,7 @@ def apply_light(S, P, kind, player, tile, aux, target, flags):
     return err
 
 
-@kernel
+@kernel(nrt=False)
 def _pre(S, kind, player, tile):
     """The checks every event passes first (the pending flower robbery is cleared)."""
     n = S[H_PLAYERS]
@@ -529,7 +529,7 @@ def _apply(S, ctx, kind, player, tile, aux, target, flags):
     return E_KIND
 
 
-@kernel
+@kernel(nrt=False)
 def _apply_light(S, P, kind, player, tile, aux, target, flags):
     n = S[H_PLAYERS]
     phase = S[H_PHASE]

@@ -20,7 +20,7 @@ from .layout import (ACT_PASS, H_CHOW, H_DEALER, H_DEALER_DONE, H_DEALT, H_DRAWN
 from ..kernels import C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN
 
 
-@kernel
+@kernel(nrt=False)
 def _put(out, n, kind, tile, aux, target):
     if n < MAX_ACTIONS:
         out[n, 0] = kind
@@ -48,7 +48,7 @@ def legal_actions(S, ctx, p, out):
     return n
 
 
-@kernel
+@kernel(nrt=False)
 def legal_actions_p(S, P, p, out):
     """:func:`legal_actions` with the rule parameters ``P = ctx[0]`` only (cheaper to
     call per decision): a win row is written when the cheap completeness test passes,
@@ -91,7 +91,7 @@ def confirm_wins(S, ctx, p, out, n):
     return m
 
 
-@kernel
+@kernel(nrt=False)
 def _legal_turn(S, P, p, out, phase):
     n = 0
     unchecked = False
@@ -116,7 +116,7 @@ def _legal_turn(S, P, p, out, phase):
     return n, unchecked
 
 
-@kernel
+@kernel(nrt=False)
 def _legal_claims(S, P, p, out, phase):
     d = S[H_LAST_PLAYER]
     t = S[H_LAST_TILE]
@@ -150,7 +150,7 @@ def _legal_claims(S, P, p, out, phase):
     return n, unchecked
 
 
-@kernel
+@kernel(nrt=False)
 def _rank(kind):
     if kind == K_WIN:
         return 3
@@ -161,7 +161,7 @@ def _rank(kind):
     return 0
 
 
-@kernel
+@kernel(nrt=False)
 def resolve_claims(S, kinds):
     """Which declared claims on the live discard / added kong execute: ``kinds[p]`` is
     the EventKind player ``p`` chose (ACT_PASS or -1 for none). Win > pung / kong >
@@ -199,7 +199,7 @@ def auto_step(S, ctx, out):
     return auto_step_p(S, ctx[0], out)
 
 
-@kernel
+@kernel(nrt=False)
 def auto_step_p(S, P, out):
     """:func:`auto_step` with the rule parameters ``P = ctx[0]`` only (cheaper to call
     per event)."""
@@ -301,7 +301,7 @@ def auto_step_p(S, P, out):
     return 0
 
 
-@kernel
+@kernel(nrt=False)
 def _low_bit(m):
     for b in range(8):
         if (m >> b) & 1:

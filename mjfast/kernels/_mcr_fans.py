@@ -786,37 +786,45 @@ def _tile_hog(tc, n_kongs, ft):
     ft[TILE_HOG] = k - n_kongs
 
 
+def _pack_traits_table():
+    """``PACK_TRAITS[chow, code]``: what a pack adds to the outside / all-five / all-even
+    counts, one byte each (terminal 1, five ``1 << 8``, even ``1 << 16``, honor
+    ``1 << 24``): a chow (code = its middle tile) holds a terminal at 2 or 8 and a five at
+    4-6; a pung, kong or pair of rank 1 / 9 a terminal, of 5 a five, of 2, 4, 6, 8 an even
+    rank; any honor pack an honor."""
+    t = np.zeros((2, 0x50), dtype=np.int64)
+    for chow in (0, 1):
+        for code in range(0x50):
+            s, r = code >> 4, code & 15
+            if 1 <= s <= 3:
+                if chow:
+                    v = 1 if r in (2, 8) else (1 << 8) if r in (4, 5, 6) else 0
+                else:
+                    v = (1 if r in (1, 9) else (1 << 8) if r == 5
+                         else (1 << 16) if r in (2, 4, 6, 8) else 0)
+            else:
+                v = 1 << 24
+            t[chow, code] = v
+    return t
+
+
+PACK_TRAITS = _pack_traits_table()
+
+
 @kernel(error_model="numpy", nrt=False)
 def _by_packs_traits(pk_kind, pk_code, npk, ft):
-    term = 0
-    honor = 0
-    five = 0
-    even = 0
+    """全带幺 / 全带五 / 全双刻 from the packs: one table row per pack summed (no branch
+    per pack: the packs are random data to the branch predictor)."""
+    acc = 0
     for i in range(npk):
-        code = pk_code[i]
-        if _numbered(code):
-            r = code & 15
-            if pk_kind[i] == P_CHOW:
-                if r == 2 or r == 8:
-                    term += 1
-                elif r == 4 or r == 5 or r == 6:
-                    five += 1
-            else:
-                if r == 1 or r == 9:
-                    term += 1
-                elif r == 5:
-                    five += 1
-                elif r == 2 or r == 4 or r == 6 or r == 8:
-                    even += 1
-        else:
-            honor += 1
-    if term + honor == 5:
+        acc += PACK_TRAITS[1 if pk_kind[i] == P_CHOW else 0, pk_code[i]]
+    if (acc & 255) + (acc >> 24) == 5:
         ft[OUTSIDE_HAND] = 1
         return
-    if five == 5:
+    if (acc >> 8) & 255 == 5:
         ft[ALL_FIVE] = 1
         return
-    if even == 5:
+    if (acc >> 16) & 255 == 5:
         ft[ALL_EVEN_PUNGS] = 1
 
 

@@ -382,7 +382,8 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                 distinct = True
                 for t in range(34):
                     if c[t] > 1:
-                        distinct = False
+                        distinct = False       # (a regular hand: known at its pair)
+                        break
                     if t < 27:
                         nnum += c[t]
                 if distinct and nnum >= 7 and nnum <= 9:

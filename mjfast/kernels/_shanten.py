@@ -307,7 +307,7 @@ def _part_code(c, s):
     return code, total
 
 
-@kernel
+@kernel(nrt=False)
 def hand_codes(c):
     """``(codes, tiles)``: the base-5 codes of the four parts of ``c`` (34 counts, int64)
     as a tuple, and the tile count."""
@@ -484,7 +484,7 @@ def hand_forms(parts, m, fm, max_sets, two, vec, ct, FD, mode):
     return best
 
 
-@kernel
+@kernel(nrt=False)
 def _special_waits(codes, parts, m, best, FD, fm, max_sets, two, tab, vec, R):
     """Effective-tile bits of the special forms at the minimum ``best``."""
     eff = np.int64(0)
@@ -651,20 +651,20 @@ def waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R):
                                 opt, R)
 
 
-@kernel
+@kernel(nrt=False)
 def hand_waits_of(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R):
     """:func:`waits_row` compiled once (for one-hand callers: a call, not a copy)."""
     return waits_row(codes, m, fm, max_sets, two, tab, vec, ct, opt, FD, R)
 
 
-@kernel
+@kernel(nrt=False)
 def hand_shanten(c, fm, max_sets, two, tab, vec, ct, FD):
     """Shanten of the waiting-size hand ``c`` (34 counts, int64)."""
     codes, total = hand_codes(c)
     return shanten_row(codes, (total - 1) // 3, fm, max_sets, two, tab, vec, ct, FD, MODE_MIN)
 
 
-@kernel
+@kernel(nrt=False)
 def discard_options(c, vis, fm, max_sets, two, tab, vec, ct, opt, FD, R, cand, emask):
     """Every distinct discard of the complete-size hand ``c`` (34 counts, int64, 3k+2
     tiles; restored on return): ``cand[i, D_TILE]`` the tile, ``cand[i, D_SHANTEN]`` the
@@ -770,15 +770,12 @@ def _from_ring(ring, h):
     return (ring[slot, 0], ring[slot, 1], ring[slot, 2], ring[slot, 3]), ring[slot, 4]
 
 
-@kernel
-def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, tab, vec, ct, out,
-                  per_form):
-    """out[h] = shanten (int8) of each row of ``counts`` (N, 34) uint8; ``per_form``
-    (N, 6) int8 gets every form's shanten (``NO_FORM`` where not open) when it has N rows
-    (else shape (0, 6)). Returns (bad_row, reason), (-1, 0) when all rows are valid."""
+@kernel(inline="always")
+def _shanten_rows(counts, form_mask, max_sets, hand_size, two_player, tab, vec, ct, out,
+                  per_form, mode):
+    """The loop of :func:`shanten_batch` for one ``mode`` (a constant at each call, so
+    the row's branches on it are folded away)."""
     n = counts.shape[0]
-    want = per_form.shape[0] == n and n > 0
-    mode = MODE_EXACT if want else MODE_MIN
     ring = np.zeros((RING, 8), dtype=np.int64)
     FD = np.zeros(8, dtype=np.int64)
     for i in range(n + AHEAD):
@@ -791,11 +788,25 @@ def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, tab, vec, 
             continue
         codes, m = _from_ring(ring, h)
         out[h] = shanten_row(codes, m, form_mask, max_sets, two_player, tab, vec, ct, FD, mode)
-        if want:
+        if mode == MODE_EXACT:
             for f in range(N_FORMS):
                 # (FD is INF for a form not in the mask or not open to the row)
                 per_form[h, f] = FD[f] - 1 if FD[f] < INF else NO_FORM
     return -1, 0
+
+
+@kernel
+def shanten_batch(counts, form_mask, max_sets, hand_size, two_player, tab, vec, ct, out,
+                  per_form):
+    """out[h] = shanten (int8) of each row of ``counts`` (N, 34) uint8; ``per_form``
+    (N, 6) int8 gets every form's shanten (``NO_FORM`` where not open) when it has N rows
+    (else shape (0, 6)). Returns (bad_row, reason), (-1, 0) when all rows are valid."""
+    n = counts.shape[0]
+    if per_form.shape[0] == n and n > 0:
+        return _shanten_rows(counts, form_mask, max_sets, hand_size, two_player, tab, vec,
+                             ct, out, per_form, MODE_EXACT)
+    return _shanten_rows(counts, form_mask, max_sets, hand_size, two_player, tab, vec, ct,
+                         out, per_form, MODE_MIN)
 
 
 @kernel

@@ -18,6 +18,12 @@ The compiled loop calls :func:`turn_choice` / :func:`claim_choice` (no scoring c
 a tuple of many arrays is costly to pass per decision) and, for a ``value`` bot with a
 ready discard, :func:`value_choice`. :func:`decide_turn` / :func:`decide_claim` are the
 same choices in one call (the Python loop's entry points).
+
+The helpers that only read and write arrays their caller owns are compiled without
+reference counting (``kernel(nrt=False)``, as are the shanten rows they call): Numba
+otherwise increments and decrements the count of every array argument and tuple element
+on every call, which was about a third of an ``efficiency`` decision's time (simulation
+23-34% faster per deal, every rule set and bot; docs/simulation.md).
 """
 from __future__ import annotations
 
@@ -31,10 +37,12 @@ from ..engine.layout import (ACT_PASS, HAND, H_LAST_TILE, H_NMELDS, H_PLAYERS, H
                              H_SEATS, M_FLAGS, M_KIND, M_TILE, MAX_MELDS, MELD_CONCEALED,
                              MELD_FIELDS, MELDS, VISIBLE, WALL_BOTZONE, H_WALL_MODE,
                              H_NDISC, MAX_RIVER, RIVER)
+from ..engine.layout import H_FIRST_DONE, H_KONG_FLAG, H_LAST_DRAW
 from ..kernels import kernel
 from ._eval import C_LIVE, C_SHANTEN, C_TILE, discard_options, shanten_of
 from ._planner import (FED_TOTAL, FEEDQ, FEEDQ_MELDS, FEEDQ_RIVER, P_BETA, P_DANGER,
                        P_DANGER2, P_DGATE, P_DMODEL, payoff, plan_values)
+from ._planner import payoff_self
 from ._rng import random64
 
 BOT_EFFICIENCY = 0
@@ -48,13 +56,13 @@ NEED_VALUE = -2          # turn_choice: a value bot's ready discards must be ran
 NEED_PLAN = -3           # turn_choice: a planner decides (:func:`planner_turn`)
 
 
-@kernel
+@kernel(nrt=False)
 def _hand(S, p, c):
     for t in range(34):
         c[t] = S[HAND + 34 * p + t]
 
 
-@kernel
+@kernel(nrt=False)
 def _pick(scores, k, key, ctr):
     """Index of the highest score in ``scores[:k]``, ties by the RNG word (key, ctr)."""
     best = scores[0]
@@ -76,7 +84,7 @@ def _pick(scores, k, key, ctr):
     return 0
 
 
-@kernel
+@kernel(nrt=False)
 def _options(S, bc, p, c):
     """Discard candidates of ``p``'s hand (complete size) into ``bc``; returns their count."""
     params, tab, vec, ct, opt, FD, R, cand, emask = bc
@@ -85,13 +93,13 @@ def _options(S, bc, p, c):
                            cand, emask)
 
 
-@kernel
+@kernel(nrt=False)
 def _shanten(bc, c):
     params, tab, vec, ct, opt, FD, R, cand, emask = bc
     return shanten_of(c, params, tab, vec, ct, FD)
 
 
-@kernel
+@kernel(nrt=False)
 def _lowest_shanten(cand, k):
     best = 99
     for i in range(k):
@@ -100,7 +108,7 @@ def _lowest_shanten(cand, k):
     return best
 
 
-@kernel
+@kernel(nrt=False)
 def _kong_keeping(bc, acts, n, c, k, best):
     """The row of a concealed or added kong that keeps the shanten ``best`` (the lowest
     of the ``k`` discard candidates in ``bc``), or -1."""
@@ -122,7 +130,7 @@ def _kong_keeping(bc, acts, n, c, k, best):
     return -1
 
 
-@kernel
+@kernel(nrt=False)
 def _finish(bc, p, acts, n, k, scores, key, ctr, waits):
     """The discard of the best score (ties by the RNG); ``waits[p]`` its winning tiles."""
     cand = bc[7]
@@ -138,7 +146,7 @@ def _finish(bc, p, acts, n, k, scores, key, ctr, waits):
     return -1
 
 
-@kernel
+@kernel(nrt=False)
 def turn_choice(S, bc, p, acts, n, bot, key, ctr, c, scores, waits):
     """Player ``p``'s own turn: ``(row, k)``, ``row`` the action (index into
     ``acts[:n]``), or ``(NEED_VALUE, k)`` when a value bot must rank its ready discards
@@ -207,7 +215,7 @@ def value_choice(S, ctx, bc, p, acts, n, k, key, ctr, minimum, c, scores, fans, 
     return _finish(bc, p, acts, n, k, scores, key, ctr, waits)
 
 
-@kernel
+@kernel(nrt=False)
 def _win_or_pass(acts, n):
     """A claim's offered rows: ``(win, pass)``, the first win row (-1 when none; then
     ``pass`` is the last pass row, -1 when none)."""
@@ -220,7 +228,7 @@ def _win_or_pass(acts, n):
     return -1, pass_i
 
 
-@kernel
+@kernel(nrt=False)
 def claim_choice(S, bc, p, acts, n, c):
     """The action row player ``p`` takes on another player's discard / added kong."""
     win_i, pass_i = _win_or_pass(acts, n)
@@ -317,18 +325,44 @@ def _horizon(S, p):
 
 @kernel
 def _ready_legal(S, ctx, p, d, eff, c, minimum, fans):
-    """Live-weighted points of the legal wins of the ready hand left by discarding ``d``
-    (winning tiles ``eff``), each scored by the engine as a discard win."""
+    """Live-weighted expected payment of the legal wins of the ready hand left by
+    discarding ``d`` (winning tiles ``eff``). A live winning tile arrives by the player's
+    own draw with chance 1 / players (none when it has no draw left), else on a discard
+    (the uniform-arrival assumption: every player as likely to deliver it); each way is
+    scored by the engine (a self-drawn win with the tile in the hand, a discard win
+    without), counted only when legal and at least the minimum, and paid by the rule
+    set's settlement for that way (:func:`payoff_self` / :func:`payoff`). The win is
+    scored as a later one: not on this turn's (kong replacement, last) draw, this first
+    turn over. The state and ``c`` are restored before returning."""
+    n = S[H_PLAYERS]
+    q_self = 1.0 / n if _horizon(S, p) > 0 else 0.0
     S[HAND + 34 * p + d] -= 1
     c[d] -= 1
-    weighted = 0
+    kong_flag = S[H_KONG_FLAG]
+    last_draw = S[H_LAST_DRAW]
+    first_done = S[H_FIRST_DONE + p]
+    S[H_KONG_FLAG] = 0
+    S[H_LAST_DRAW] = 0
+    S[H_FIRST_DONE + p] = 1
+    weighted = 0.0
     for w in range(34):
         if (eff >> w) & 1:
             lv = 4 - c[w] - S[VISIBLE + w]
             if lv > 0:
+                pay = 0.0
                 total, legal, fl = win_value(S, ctx, p, w, False, False, fans)
                 if total > 0 and legal and total >= minimum:
-                    weighted += lv * payoff(ctx[0], total)
+                    pay += (1.0 - q_self) * payoff(ctx[0], total)
+                if q_self > 0:
+                    S[HAND + 34 * p + w] += 1
+                    total, legal, fl = win_value(S, ctx, p, w, True, False, fans)
+                    S[HAND + 34 * p + w] -= 1
+                    if total > 0 and legal and total >= minimum:
+                        pay += q_self * payoff_self(ctx[0], total)
+                weighted += lv * pay
+    S[H_FIRST_DONE + p] = first_done
+    S[H_LAST_DRAW] = last_draw
+    S[H_KONG_FLAG] = kong_flag
     c[d] += 1
     S[HAND + 34 * p + d] += 1
     return weighted

@@ -86,7 +86,7 @@ def new_workspace():
             np.zeros((4, MAX_ACTIONS, 4), dtype=np.int64))
 
 
-@kernel
+@kernel(nrt=False)
 def _record(S, EV, FN, r, nf, kind, player, tile, aux, target, flags):
     """Write event row ``r`` after its ``apply``; returns the new fan count."""
     EV[r, E_KIND] = kind

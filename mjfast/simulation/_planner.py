@@ -218,6 +218,24 @@ def payoff(P, v):
     return P[C_BASE] * (1 << (capped - 1))
 
 
+@kernel
+def payoff_self(P, v):
+    """What a self-drawn win of ``v`` points pays the winner under ``P`` (the settlement of
+    :func:`payoff`, every other player paying): MCR each loser the points and its seat
+    payment; Taiwan base + unit x points each; Tuidaohu and two-player base x 2 ** (fan -
+    1) each, the fan capped."""
+    n = P[C_PLAYERS] - 1
+    r = P[C_RULES]
+    if r == 0:
+        return (v + P[C_SEAT_PAY]) * n
+    if r == 1:
+        return (P[C_BASE] + P[C_UNIT] * v) * n
+    capped = min(v, P[C_FAN_CAP])
+    if capped < 1:
+        return 0
+    return P[C_BASE] * (1 << (capped - 1)) * n
+
+
 @kernel(inline="always")
 def _cls(code, s, two, tab):
     """The shanten-table class of part ``s`` (0..3) with base-5 code ``code``."""
