@@ -19,8 +19,8 @@ def simulate_command(
                                                ".toml file (default: the base tables)."),
     bots: str = typer.Option("efficiency", "--bots",
                              help="One bot or one per player, comma-separated: efficiency, "
-                                  "value, planner, or cmd:<command> (an external "
-                                  "Botzone-protocol bot)."),
+                                  "value, planner, planner_defend, or cmd:<command> (an "
+                                  "external Botzone-protocol bot)."),
     deals: int = typer.Option(100, "--deals",
                               help="Deals to play: ceil(N/16) games by the rule set's game "
                                    "structure (Taiwan's run to the end of the North round, so "

@@ -398,8 +398,8 @@ def simulate(rules: str | RuleContext = "mcr", bots="efficiency", deals: int = 1
     """Simulate ``deals`` deals (ceil(deals / 16) games played by the rule set's game
     structure, the last one cut short; Taiwan's games run to the end of the North round,
     so a Taiwan run has at least ``deals`` deals) with ``bots`` (one
-    name, a comma list or a list: ``efficiency``, ``value``, ``planner``, ``cmd:<command>``, a Python
-    policy, a :class:`BotzoneBot`), deterministic in ``seed`` whatever ``workers``.
+    name, a comma list or a list: ``efficiency``, ``value``, ``planner``,
+    ``planner_defend``, ``cmd:<command>``, a Python policy, a :class:`BotzoneBot`), deterministic in ``seed`` whatever ``workers``.
 
     ``rules`` / ``variant``: a rule set and variant (a bundled name or a ``.toml`` path;
     none: the default tables), or a :class:`~mjfast.rules.RuleContext`.
