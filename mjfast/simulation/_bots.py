@@ -23,7 +23,7 @@ The helpers that only read and write arrays their caller owns are compiled witho
 reference counting (``kernel(nrt=False)``, as are the shanten rows they call): Numba
 otherwise increments and decrements the count of every array argument and tuple element
 on every call, which was about a third of an ``efficiency`` decision's time (simulation
-23-34% faster per deal, every rule set and bot; docs/simulation.md).
+21-38% less CPU per deal, every rule set and bot; docs/simulation.md).
 """
 from __future__ import annotations
 
