@@ -82,20 +82,14 @@ def duplicate(rules, opp, walls=2048, seed=7, bot="planner", variant=None, wall=
     res = simulate(rules, bots, deals=walls, seed=seed, variant=variant, wall=wall,
                    duplicate=True, workers=workers)
     secs = time.perf_counter() - t0
-    per_wall = defaultdict(list)
-    for r in res.tables["deals"].to_pylist():
-        key = bytes(np.asarray(r["wall"], dtype=np.int8))
-        for p, b in enumerate(r["bots"]):
-            if b == bot:
-                per_wall[key].append(r["scores"][p])
-    x = np.array([np.mean(v) for v in per_wall.values()], dtype=float)
-    m = float(x.mean())
-    half = _t975(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
-    return {"rules": rules, "vs": opp, "walls": len(x), "deals": res.n_deals,
-            "net_per_deal": m, "ci95": (m - half, m + half), "seconds": secs}
+    pw = _per_wall(res, bot)
+    m, ci = _interval(list(pw.values()))
+    return {"rules": rules, "vs": opp, "walls": len(pw), "deals": res.n_deals,
+            "net_per_deal": m, "ci95": ci, "seconds": secs}
 
 
 def _per_wall(res, bot):
+    """``bot``'s mean net points a deal on each wall (over the rotations that played it)."""
     per_wall = defaultdict(list)
     for r in res.tables["deals"].to_pylist():
         key = bytes(np.asarray(r["wall"], dtype=np.int8))
@@ -106,6 +100,7 @@ def _per_wall(res, bot):
 
 
 def _interval(x):
+    """Mean of ``x`` and its 95% Student-t interval."""
     x = np.asarray(x, dtype=float)
     m = float(x.mean())
     half = _t975(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
