@@ -144,3 +144,35 @@ def test_nothing_compiles_after_the_warm_up(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     compiled = json.loads(r.stdout.strip().splitlines()[-1])
     assert compiled == [], compiled
+
+
+FIRST_USE_IN_THREADS = r"""
+import threading
+import numpy as np
+import mjfast
+from mjfast.scoring import score_batch
+batches = [mjfast.random_hands(2000, "mcr", "complete", seed=s) for s in (1, 2, 3, 4)]
+start = threading.Barrier(len(batches))
+out = [None] * len(batches)
+def work(i):
+    start.wait()
+    out[i] = score_batch(batches[i], threads=1).totals
+ts = [threading.Thread(target=work, args=(i,)) for i in range(len(batches))]
+for t in ts: t.start()
+for t in ts: t.join()
+for i, b in enumerate(batches):
+    assert np.array_equal(out[i], score_batch(b, threads=1).totals)
+print("ok")
+"""
+
+
+def test_first_use_from_several_threads():
+    """Threads that call a kernel at the same time as its first use in the process (the
+    serial batch path loads from the cache and links the scorer symbol) all get the
+    same answers as a later call: none runs code whose linked symbol is not there yet
+    (this crashed the process before the symbols were registered under the compiler
+    lock)."""
+    _warm()
+    r = subprocess.run([sys.executable, "-c", FIRST_USE_IN_THREADS], cwd=REPO,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stderr[-2000:])

@@ -32,6 +32,7 @@ from numba import types
 from numba.core import config
 from numba.core.registry import CPUDispatcher
 from numba.core import sigutils
+from numba.core.compiler_lock import global_compiler_lock
 
 from . import _cache
 
@@ -65,8 +66,13 @@ class KernelDispatcher(CPUDispatcher):
     def compile(self, sig):
         args, return_type = sigutils.normalize_signature(sig)
         args = tuple(_widen(a) for a in args)
-        ensure_symbols_for(self.py_func.__module__)
-        return super().compile(args if return_type is None else return_type(*args))
+        # under Numba's compiler lock, taken before the symbols: a second thread calling
+        # the same function at first use would otherwise find the module's symbols
+        # marked as registered while the first thread is still compiling them, and
+        # compile (or load) code that calls a symbol not yet there
+        with global_compiler_lock:
+            ensure_symbols_for(self.py_func.__module__)
+            return super().compile(args if return_type is None else return_type(*args))
 
 
 def kernel(func=None, *, parallel: bool = False, inline: str = "never",
