@@ -7,16 +7,12 @@
 - :func:`error_column`: per-row messages -> a dictionary-encoded string column (a loop
   over the bad rows only);
 - :func:`score_strings`: hand strings -> scored Arrow table. The input is cut into
-  chunks; each group of chunks is parsed on all threads at once (the Cython parser
-  releases the GIL), then each chunk is scored by the (parallel) kernel and turned into
-  Arrow chunks. Memory is bounded by the chunk size: the dense fan matrix of one chunk
-  is the largest temporary.
+  pieces, and each piece is parsed, scored and turned into Arrow chunks on one thread,
+  a piece per thread at a time (the Cython parser and the kernels release the GIL).
 """
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
-
 import numpy as np
 import pyarrow as pa
 
@@ -199,7 +195,11 @@ def score_strings(strings, rules: str = "mcr", variant: str | None = None,
     (bool), ``fans`` (list<FAN>), ``fan_ids`` / ``fan_counts`` (list<int16>) and
     ``error`` (dictionary string), one row per input row (nulls where a row does not
     parse or is not complete; ``error`` says why). ``threads`` as everywhere (None =
-    all cores): chunks are parsed that many at a time, the kernel uses that many."""
+    all cores): the input is cut into pieces of at most ``chunk_rows`` rows (at least one
+    per thread), and each piece goes the whole way -- parse, score, Arrow lists -- on one
+    of that many threads (the parser and the kernels release the GIL), so no step waits
+    for a single-threaded one. Memory is bounded by the pieces in flight: the dense fan
+    matrix of a piece is the largest temporary."""
     from .. import _threads
     from ..notation import parse_batch
     from ._api import score_batch
@@ -209,36 +209,29 @@ def score_strings(strings, rules: str = "mcr", variant: str | None = None,
         pieces = [strings]
     else:
         n = len(arr)
-        step = max(1, int(chunk_rows))
+        n_pieces = max(-(-n // max(1, int(chunk_rows))), min(n_threads, -(-n // 4096)), 1)
+        step = -(-n // n_pieces) if n else 1
         pieces = [arr.slice(a, min(step, n - a)) for a in range(0, n, step)] or [arr]
-    points = None
-    cols: dict[str, list[Any]] = {k: [] for k in
-                                  ("total", "legal", "fans", "fan_ids", "fan_counts", "error")}
 
-    def parse(piece):
-        return parse_batch(piece, rules=rules, errors="mask")
+    def one_piece(piece):
+        batch, ok, messages = parse_batch(piece, rules=rules, errors="mask")
+        ok = np.asarray(ok, dtype=bool)
+        sc = score_batch(batch, rules=rules, variant=variant, threads=1)
+        points = fan_points(batch.rules, variant, sc.fan_counts.shape[1])
+        good = ok & sc.complete
+        fans, ids, counts = fan_lists(sc.fan_counts, points, good)
+        mask = ~good if not good.all() else None
+        return (pa.array(sc.totals.astype(np.int32), mask=mask),
+                pa.array(np.asarray(sc.legal, dtype=bool), mask=mask),
+                fans, ids, counts, error_column(len(ok), ok, messages, ~sc.complete))
 
-    with ThreadPoolExecutor(n_threads) as ex:
-        for g in range(0, len(pieces), n_threads):
-            group = pieces[g:g + n_threads]
-            parsed = list(ex.map(parse, group)) if len(group) > 1 else [parse(group[0])]
-            for batch, ok, messages in parsed:
-                ok = np.asarray(ok, dtype=bool)
-                sc = score_batch(batch, rules=rules, variant=variant, threads=n_threads)
-                if points is None:
-                    points = fan_points(batch.rules, variant, sc.fan_counts.shape[1])
-                good = ok & sc.complete
-                fans, ids, counts = fan_lists(sc.fan_counts, points, good)
-                mask = ~good if not good.all() else None
-                cols["total"].append(pa.array(sc.totals.astype(np.int32), mask=mask))
-                cols["legal"].append(pa.array(np.asarray(sc.legal, dtype=bool), mask=mask))
-                cols["fans"].append(fans)
-                cols["fan_ids"].append(ids)
-                cols["fan_counts"].append(counts)
-                cols["error"].append(error_column(len(ok), ok, messages, ~sc.complete))
-                del batch, sc
-    return pa.table({k: pa.chunked_array(v) if v else pa.chunked_array([], pa.null())
-                     for k, v in cols.items()})
+    names = ("total", "legal", "fans", "fan_ids", "fan_counts", "error")
+    if len(pieces) == 1 or n_threads == 1:
+        done = [one_piece(p) for p in pieces]
+    else:
+        with ThreadPoolExecutor(n_threads) as ex:
+            done = list(ex.map(one_piece, pieces))
+    return pa.table({k: pa.chunked_array([d[i] for d in done]) for i, k in enumerate(names)})
 
 
 __all__ = ["fan_points", "fan_lists", "score_wait_lists", "meld_counts", "take_rows",
