@@ -21,6 +21,7 @@ slower here: most fans exclude nothing and most hands hold only a few fans.)
 from __future__ import annotations
 
 
+from ._context import profile_views
 from ._jit import kernel, python_function
 
 
@@ -63,3 +64,13 @@ def total_of(ft, points):
 # forty arguments, the arrays passed field by field -- costs as much as the work.
 apply_exclusions_inline = kernel(inline="always")(python_function(apply_exclusions))
 total_of_inline = kernel(inline="always")(python_function(total_of))
+
+
+@kernel(nrt=False, error_model="numpy")
+def apply_profile_exclusions(ft, ctx, skip):
+    """:func:`apply_exclusions` with the rule profile's arrays read from the context
+    ``ctx``: three arguments where the arrays one by one were some seventy words pushed
+    per call (the MCR scorer calls it once per division)."""
+    (_ints, _points, _topo, excl, reducers, red_t, red_n, red_unless, _col, _live, off,
+     excluders) = profile_views(ctx)
+    apply_exclusions_inline(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, skip)

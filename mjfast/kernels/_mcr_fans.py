@@ -812,12 +812,10 @@ PACK_TRAITS = _pack_traits_table()
 
 
 @kernel(error_model="numpy", nrt=False)
-def _by_packs_traits(pk_kind, pk_code, npk, ft):
-    """全带幺 / 全带五 / 全双刻 from the packs: one table row per pack summed (no branch
-    per pack: the packs are random data to the branch predictor)."""
-    acc = 0
-    for i in range(npk):
-        acc += PACK_TRAITS[1 if pk_kind[i] == P_CHOW else 0, pk_code[i]]
+def _by_packs_traits(acc, ft):
+    """全带幺 / 全带五 / 全双刻 from ``acc``, the sum of ``PACK_TRAITS[chow, code]`` over
+    the packs (summed where the packs are built: no branch per pack, and no second loop
+    reading back the packs just written)."""
     if (acc & 255) + (acc >> 24) == 5:
         ft[OUTSIDE_HAND] = 1
         return

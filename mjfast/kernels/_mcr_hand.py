@@ -27,7 +27,7 @@ from ._mcr_fans import (
     P_PUNG, REF_CODE, REF_ORDER, REF_RANK, SEAT_WIND, SELF_DRAWN_FAN, SEVEN_PAIRS,
     SEVEN_SHIFTED_PAIRS, SINGLE_WAIT, THIRTEEN_ORPHANS, THREE_SUITED_TERMINAL_CHOWS,
     TRAIT_FANS, TRIPLE_PUNG, TWO_DRAGONS_PUNGS, W_4TH, W_HEAVEN, W_KONG, W_LAST, W_SELF,
-    _by_packs_traits, _by_rank_range, _by_suits, _by_traits, _by_win_flag, _four_chows,
+    PACK_TRAITS, _by_packs_traits, _by_rank_range, _by_suits, _by_traits, _by_win_flag, _four_chows,
     _four_pungs, _hand_traits, _is_dragon, _is_term_or_honor, _is_wind, _kongs,
     _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
@@ -39,7 +39,7 @@ from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, 
                        W_WFANS, W_WORK, WS_COLS, X_FIELDS, X_NCOLS, X_TAB_AT, X_TAB_LEN,
                        as_rows, profile_views, workspace_views)
 from ._decompose import DIV_COLS, FORM_REGULAR, MAX_DIVISIONS, _enumerate_sets, divisions_into
-from ._exclude import apply_exclusions
+from ._exclude import apply_profile_exclusions
 from ._jit import export, grid, python_function, recast
 from ._symbols import score_mcr
 
@@ -134,13 +134,6 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     # compile time
     ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
     points = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
-    excl = grid(ctx[ctx[X_FIELDS + 9]:], np.int64, ctx[X_FIELDS + 10], ctx[X_FIELDS + 11])
-    reducers = ctx[ctx[X_FIELDS + 12]:ctx[X_FIELDS + 12] + ctx[X_FIELDS + 13]]
-    red_t = ctx[ctx[X_FIELDS + 15]:ctx[X_FIELDS + 15] + ctx[X_FIELDS + 16]]
-    red_n = ctx[ctx[X_FIELDS + 18]:ctx[X_FIELDS + 18] + ctx[X_FIELDS + 19]]
-    red_unless = grid(ctx[ctx[X_FIELDS + 21]:], np.int64, ctx[X_FIELDS + 22], ctx[X_FIELDS + 23])
-    off = ctx[ctx[X_FIELDS + 30]:ctx[X_FIELDS + 30] + ctx[X_FIELDS + 31]]
-    excluders = ctx[ctx[X_FIELDS + 33]:ctx[X_FIELDS + 33] + ctx[X_FIELDS + 34]]
     suit_tab = recast(ctx[ctx[X_TAB_AT]:], np.uint8, 8 * ctx[X_TAB_LEN])
     divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
     work = grid(ws[W_WORK:], np.int64, 10, 34)
@@ -321,8 +314,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                     ft[SINGLE_WAIT] = 1
                 if k4 != 0 and _is_wind(pk_code[0]):
                     _wind_pung(pk_code[0], prevalent, seat, ft)
-                apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off,
-                                 wind_skip)
+                apply_profile_exclusions(ft, ctx, wind_skip)
                 tot = _total(ft, points)
                 best = tot
                 for f in range(N_FANS):
@@ -409,7 +401,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                         found = True
         if found:
             _by_win_flag(wf, ft)
-            apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, 0)
+            apply_profile_exclusions(ft, ctx, 0)
             best = _total(ft, points)
             for f in range(N_FANS):
                 ft_best[f] = ft[f]
@@ -443,43 +435,71 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     for d in range(nd):
         for f in range(N_FANS):
             ft[f] = 0
-        # packs: fixed melds, the division's sets, the pair
+        # packs: fixed melds, the division's sets, the pair; in the same pass the chows
+        # and the pungs apart, the packs' trait sum (PACK_TRAITS) and whether a concealed
+        # chow holds the winning tile (scalar work where the packs are written: a second
+        # loop over them was vectorised and stalled on reading back the fresh stores)
         npk = 0
+        nch = 0
+        npg = 0
+        acc = 0
+        can_chow = False
         for j in range(nm):
             kind = melds[j, 0]
             tile = melds[j, 1]
             if kind == 0:
+                code = REF_CODE[tile + 1]
                 pk_kind[npk] = P_CHOW
-                pk_code[npk] = REF_CODE[tile + 1]
+                pk_code[npk] = code
                 pk_mel[npk] = True
-            elif kind == 1:
-                pk_kind[npk] = P_PUNG
-                pk_code[npk] = REF_CODE[tile]
-                pk_mel[npk] = True
+                ch[nch] = code
+                nch += 1
+                acc += PACK_TRAITS[1, code]
             else:
-                pk_kind[npk] = P_KONG
-                pk_code[npk] = REF_CODE[tile]
-                pk_mel[npk] = not (melds[j, 2] & 1)
+                code = REF_CODE[tile]
+                pkind = P_PUNG if kind == 1 else P_KONG
+                mel = kind == 1 or not (melds[j, 2] & 1)
+                pk_kind[npk] = pkind
+                pk_code[npk] = code
+                pk_mel[npk] = mel
+                pg_code[npg] = code
+                pg_kind[npg] = pkind
+                pg_mel[npg] = mel
+                npg += 1
+                acc += PACK_TRAITS[0, code]
             npk += 1
         ns = divbuf[d, 2]
         for i in range(ns):
             kind = divbuf[d, 3 + 2 * i]
             tile = divbuf[d, 4 + 2 * i]
             if kind == 0:
+                code = REF_CODE[tile + 1]
                 pk_kind[npk] = P_CHOW
-                pk_code[npk] = REF_CODE[tile + 1]
+                ch[nch] = code
+                nch += 1
+                acc += PACK_TRAITS[1, code]
                 keys[i] = REF_RANK[tile] * 2 + 1
+                if code - win_code <= 1 and win_code - code <= 1:
+                    can_chow = True
             else:
+                code = REF_CODE[tile]
                 pk_kind[npk] = P_PUNG
-                pk_code[npk] = REF_CODE[tile]
+                pg_code[npg] = code
+                pg_kind[npg] = P_PUNG
+                pg_mel[npg] = False
+                npg += 1
+                acc += PACK_TRAITS[0, code]
                 keys[i] = REF_RANK[tile] * 2
+            pk_code[npk] = code
             pk_mel[npk] = False
             npk += 1
         pair = divbuf[d, 1]
+        pair_code = REF_CODE[pair]
         pk_kind[npk] = P_PAIR
-        pk_code[npk] = REF_CODE[pair]
+        pk_code[npk] = pair_code
         pk_mel[npk] = False
         npk += 1
+        acc += PACK_TRAITS[0, pair_code]
         # the reference's order of divisions: sorted set keys, lexicographic (only needed
         # to choose between several divisions)
         dkey = 0
@@ -493,33 +513,15 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                 keys[j + 1] = v
             for i in range(ns):
                 dkey = dkey * 128 + keys[i]
-        # chows and pungs
-        nch = 0
-        npg = 0
-        for i in range(npk - 1):
-            if pk_kind[i] == P_CHOW:
-                ch[nch] = pk_code[i]
-                nch += 1
-            else:
-                pg_code[npg] = pk_code[i]
-                pg_kind[npg] = pk_kind[i]
-                pg_mel[npg] = pk_mel[i]
-                npg += 1
         _by_win_flag(wf, ft)
-        if not (wf & W_SELF):
-            can_chow = False
-            for i in range(npk - 1):
-                if pk_kind[i] == P_CHOW and not pk_mel[i]:
-                    m = pk_code[i]
-                    if m - 1 == win_code or m == win_code or m + 1 == win_code:
-                        can_chow = True
-            if not can_chow:
-                for i in range(npg):
-                    if pg_code[i] == win_code and not pg_mel[i]:
-                        pg_mel[i] = True
+        if not (wf & W_SELF) and not can_chow:
+            # a discard completes the concealed pung of the winning tile (one at most)
+            for i in range(npg):
+                if pg_code[i] == win_code and not pg_mel[i]:
+                    pg_mel[i] = True
+                    break
         if npg > 0:
             _kongs(pg_code, pg_kind, pg_mel, npg, ft, kong_combo)
-        pair_code = REF_CODE[pair]
         if nch == 4:
             # three-suited / pure terminal chows
             done = False
@@ -602,7 +604,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         elif ft[BIG_THREE_WINDS] > 0:
             if _is_wind(pair_code):
                 ft[LITTLE_FOUR_WINDS] = 1
-        _by_packs_traits(pk_kind, pk_code, npk, ft)
+        _by_packs_traits(acc, ft)
         # whole-hand traits (suits, tile kinds, rank bands, tile hog): the same for every
         # division, computed once
         if not hand_done:
@@ -618,13 +620,9 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             hand_done = True
         for k in range(nhf):
             ft[hf_ids[k]] += hf[hf_ids[k]]
-        cand = False
-        if not heaven and ft[MELDED_HAND] == 0 and ft[FOUR_KONGS] == 0:
-            cand = pair == win
-            for i in range(nm, npk - 1):
-                if pk_kind[i] == P_CHOW and pk_code[i] - win_code <= 1 and win_code - pk_code[i] <= 1:
-                    cand = True
-        if cand:
+        # a division that places the winning tile in its pair or in a concealed chow
+        if (not heaven and ft[MELDED_HAND] == 0 and ft[FOUR_KONGS] == 0
+                and (pair == win or can_chow)):
             # the waits are only needed when this division places the winning tile in an
             # edge / closed / single position; whether there is exactly one is all that
             # matters (the search stops at two)
@@ -646,7 +644,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         for i in range(npg):
             if _is_wind(pg_code[i]):
                 _wind_pung(pg_code[i], prevalent, seat, ft)
-        apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, wind_skip)
+        apply_profile_exclusions(ft, ctx, wind_skip)
         # branch-free: zeros add nothing, and the OR is 0 only when every count is
         tot = 0
         nz = 0

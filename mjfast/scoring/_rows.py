@@ -31,10 +31,11 @@ def run_batch(batch, ctx: np.ndarray):
     n = len(batch)
     arrays = [np.ascontiguousarray(getattr(batch, name), dtype=dt) for name, dt in _DTYPES]
     arrays[2] = arrays[2].reshape(n, 5, 4)
-    fans = np.zeros((n, int(ctx[X_NCOLS])), dtype=np.int16)
-    totals = np.full(n, -1, dtype=np.int32)
-    legal = np.zeros(n, dtype=np.bool_)
-    extra = np.zeros(n, dtype=np.int32)
+    # every row's outputs are written by the kernel: no zeroing pass first
+    fans = np.empty((n, int(ctx[X_NCOLS])), dtype=np.int16)
+    totals = np.empty(n, dtype=np.int32)
+    legal = np.empty(n, dtype=np.bool_)
+    extra = np.empty(n, dtype=np.int32)
     import numba
     if n >= SERIAL_BELOW and numba.get_num_threads() > 1:
         score_batch_rows(ctx, *arrays, fans, totals, legal, extra, _chunk(n))
