@@ -285,25 +285,27 @@ def maybe_complete(c, nm, form_mask):
 @kernel
 def could_win(S, ctx, p, tile, self_drawn):
     """The cheap test of :func:`maybe_complete` on ``p``'s hand (plus ``tile`` unless
-    self-drawn), read from the state with one small scratch array."""
-    return could_win_p(S, ctx[0], p, tile, self_drawn)
+    self-drawn), read from the state into the context's workspace (``ctx[2]``)."""
+    return could_win_p(S, ctx[0], p, tile, self_drawn, ctx[2])
 
 
-@kernel
-def could_win_p(S, P, p, tile, self_drawn):
+@kernel(nrt=False)
+def could_win_p(S, P, p, tile, self_drawn, ws):
     """:func:`could_win` with the rule parameters ``P = ctx[0]`` (cheaper to pass than
-    the whole context)."""
+    the whole context) and ``ws`` int64 scratch of at least 43 words: the scorer's
+    workspace (``ctx[2]``), free while this test runs -- no scoring is under way -- so
+    that the test, run for every draw and for every player on every discard,
+    allocates nothing."""
     if tile < 0 or tile >= 34:
         return False
-    w = np.empty(43, dtype=np.int64)
-    c = w[:34]
+    c = ws[:34]
     for t in range(34):
         c[t] = S[HAND + 34 * p + t]
     if not self_drawn:
         c[tile] += 1
     if c[tile] <= 0 or c[tile] > 4:
         return False
-    return _maybe_complete(c, S[H_NMELDS + p], P[C_FORM_MASK], w[34:])
+    return _maybe_complete(c, S[H_NMELDS + p], P[C_FORM_MASK], ws[34:43])
 
 
 @kernel
@@ -317,7 +319,7 @@ def win_value(S, ctx, p, tile, self_drawn, robbing, out_fans):
     cnt = S[HAND + 34 * p + tile] + (0 if self_drawn else 1)
     if cnt <= 0 or cnt > 4:
         return -1, False, 0
-    if not could_win_p(S, ctx[0], p, tile, self_drawn):
+    if not could_win_p(S, ctx[0], p, tile, self_drawn, ctx[2]):
         for f in range(out_fans.shape[0]):
             out_fans[f] = 0
         return -1, False, situation_flags(S, p, tile, self_drawn, robbing)

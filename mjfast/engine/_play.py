@@ -42,24 +42,25 @@ def legal_actions(S, ctx, p, out):
     After a claim: the discards. On another player's discard: pass, win, and, while the
     wall is not spent, pung, exposed kong and (left player only, where allowed) chows.
     On an added kong: pass or rob it."""
-    n, unchecked = legal_actions_p(S, ctx[0], p, out)
+    n, unchecked = legal_actions_p(S, ctx[0], p, out, ctx[2])
     if unchecked:
         n = confirm_wins(S, ctx, p, out, n)
     return n
 
 
 @kernel(nrt=False)
-def legal_actions_p(S, P, p, out):
+def legal_actions_p(S, P, p, out, ws):
     """:func:`legal_actions` with the rule parameters ``P = ctx[0]`` only (cheaper to
     call per decision): a win row is written when the cheap completeness test passes,
     with ``aux`` = ``WIN_UNCHECKED``; returns ``(rows, unchecked)``, and when
     ``unchecked`` the caller must pass the rows through :func:`confirm_wins` (which
-    scores them) before using them."""
+    scores them) before using them. ``ws``: the context's workspace (``ctx[2]``), the
+    completeness test's scratch."""
     phase = S[H_PHASE]
     if (phase == PH_DRAWN or phase == PH_CLAIMED) and p == S[H_TURN]:
-        return _legal_turn(S, P, p, out, phase)
+        return _legal_turn(S, P, p, out, phase, ws)
     if phase == PH_DISCARDED or phase == PH_ROB:
-        return _legal_claims(S, P, p, out, phase)
+        return _legal_claims(S, P, p, out, phase, ws)
     return 0, False
 
 
@@ -92,13 +93,13 @@ def confirm_wins(S, ctx, p, out, n):
 
 
 @kernel(nrt=False)
-def _legal_turn(S, P, p, out, phase):
+def _legal_turn(S, P, p, out, phase, ws):
     n = 0
     unchecked = False
     h = HAND + 34 * p
     if phase == PH_DRAWN:
         t = S[H_DRAWN]
-        if t >= 0 and not _missed(S, p, t) and could_win_p(S, P, p, t, True):
+        if t >= 0 and not _missed(S, p, t) and could_win_p(S, P, p, t, True, ws):
             n = _put(out, n, K_WIN, t, WIN_UNCHECKED, -1)
             unchecked = True
         if _can_replace(S, p):
@@ -117,7 +118,7 @@ def _legal_turn(S, P, p, out, phase):
 
 
 @kernel(nrt=False)
-def _legal_claims(S, P, p, out, phase):
+def _legal_claims(S, P, p, out, phase, ws):
     d = S[H_LAST_PLAYER]
     t = S[H_LAST_TILE]
     if p == d or t < 0:
@@ -125,7 +126,7 @@ def _legal_claims(S, P, p, out, phase):
     unchecked = False
     h = HAND + 34 * p
     n = _put(out, 0, ACT_PASS, -1, -1, -1)
-    if not _missed(S, p, t) and could_win_p(S, P, p, t, False):
+    if not _missed(S, p, t) and could_win_p(S, P, p, t, False, ws):
         n = _put(out, n, K_WIN, t, WIN_UNCHECKED, d)
         unchecked = True
     if phase == PH_DISCARDED and not spent_after(S, d):

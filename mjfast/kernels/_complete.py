@@ -9,7 +9,7 @@ from __future__ import annotations
 from ._jit import kernel
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def sets_only(c, off, tmp):
     """The suit ``c[off:off+9]`` splits into sets (chows and pungs): greedy from the
     lowest rank (the count modulo 3 must open chows there)."""
@@ -25,7 +25,7 @@ def sets_only(c, off, tmp):
     return True
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def is_regular(c, tmp):
     """``c`` (34 counts) is sets and one pair: each suit's total modulo 3 says where the
     pair is (exactly one group with remainder 2, none with 1); honors must be pungs and at
@@ -70,7 +70,7 @@ def is_regular(c, tmp):
     return False
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", nrt=False)
 def maybe_complete(c, nm, form_mask, tmp):
     """A cheap necessary test that ``c`` (concealed counts with the winning tile, ``nm``
     called melds) is a complete hand of some form in ``form_mask`` (registry ``FORM_*``
