@@ -250,3 +250,44 @@ def test_hand_convenience_methods_match_the_functions():
     done = mjfast.parse_hand("1112345678999m5m")
     assert done.shanten() == -1
     assert [d.key() for d in done.decompose()] == [d.key() for d in decompose(done)]
+
+
+# ------------------------------------------------- the MCR per-suit divisions table ----
+def test_suit_divisions_table_is_the_search_for_every_suit_pattern():
+    """Every key of the per-suit table (a suit's base-5 code, with or without a pair)
+    holds exactly the divisions the recursive reference above finds for that suit, with
+    each division's sets in the search's order; and every suit pattern of 0-14 tiles
+    that the reference can split is in the table (none missing, none extra)."""
+    from itertools import product
+
+    from mjfast.kernels._suit_divisions import NO_PAIR, SLOTS, build_suit_divisions, suit_divisions
+    dec = build_suit_divisions()
+    n_keys = 0
+    for counts in product(range(5), repeat=9):
+        total = sum(counts)
+        if total % 3 == 1 or total > 14:
+            continue
+        code = sum(v * 5 ** r for r, v in enumerate(counts))
+        with_pair = total % 3 == 2
+        c = list(counts) + [0] * 25
+        want = set()
+        for p in (range(9) if with_pair else [None]):
+            if p is not None:
+                if c[p] < 2:
+                    continue
+                c[p] -= 2
+            for sets in _ref_sets(c):
+                want.add((p, tuple(sorted(sets, key=lambda x: (x[1], x[0])))))
+            if p is not None:
+                c[p] += 2
+        got_word = int(suit_divisions(dec, code * 2 + int(with_pair)))
+        got = set()
+        for i in range(got_word & 7):
+            w = int(dec[2 * SLOTS + (got_word >> 3) + i])
+            sets = tuple(((w >> (7 + 5 * j)) & 1, (w >> (8 + 5 * j)) & 15)
+                         for j in range((w >> 4) & 7))
+            assert list(sets) == sorted(sets, key=lambda x: (x[1], x[0]))
+            got.add((None if w & 15 == NO_PAIR else w & 15, sets))
+        assert got == want, counts
+        n_keys += bool(want)
+    assert n_keys == int((dec[:SLOTS] != 0).sum())

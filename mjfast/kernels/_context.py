@@ -53,6 +53,7 @@ X_NCOLS = 3
 X_WS_LEN = 4
 X_TAB_AT = 5
 X_TAB_LEN = 6
+X_DEC_AT = 7       # MCR: the per-suit divisions table (int32 words to the end; _suit_divisions)
 X_FIELDS = 8
 PARAMS_AT = X_FIELDS + 3 * N_FIELDS
 N_PARAMS = 64
@@ -211,6 +212,12 @@ def suit_table() -> np.ndarray:
     return build_suit_table()
 
 
+def suit_divisions_table() -> np.ndarray:
+    """The MCR per-suit divisions table (int32, built once; :mod:`._suit_divisions`)."""
+    from ._suit_divisions import build_suit_divisions
+    return build_suit_divisions()
+
+
 def build_context(profile) -> np.ndarray:
     """The context array of a loaded :class:`~mjfast.rules.RuleProfile` (read-only)."""
     arrays = profile.kernel_args()
@@ -219,8 +226,10 @@ def build_context(profile) -> np.ndarray:
     code = int(arrays[0][0])
     tab = suit_table() if code == CODE_MCR else np.zeros(0, dtype=np.uint8)
     tab_words = -(-tab.size // 8)
+    dec = suit_divisions_table() if code == CODE_MCR else np.zeros(0, dtype=np.int32)
+    dec_words = -(-dec.size // 2)
     n_data = sum(int(a.size) for a in arrays)
-    ctx = np.zeros(DATA_AT + n_data + tab_words, dtype=np.int64)
+    ctx = np.zeros(DATA_AT + n_data + tab_words + dec_words, dtype=np.int64)
     ctx[X_LEN] = ctx.size
     ctx[X_MAGIC] = MAGIC
     ctx[X_CODE] = code
@@ -243,6 +252,12 @@ def build_context(profile) -> np.ndarray:
         padded = np.zeros(tab_words * 8, dtype=np.uint8)
         padded[:tab.size] = tab
         ctx[at:at + tab_words] = padded.view(np.int64)
+    at += tab_words
+    ctx[X_DEC_AT] = at
+    if dec.size:
+        padded = np.zeros(dec_words * 2, dtype=np.int32)
+        padded[:dec.size] = dec
+        ctx[at:at + dec_words] = padded.view(np.int64)
     ctx.setflags(write=False)
     return ctx
 
@@ -300,6 +315,14 @@ def suit_table_view(ctx):
     """The MCR per-suit completeness table (uint8) inside ``ctx`` (empty for others)."""
     at = ctx[X_TAB_AT]
     return recast(ctx[at:], np.uint8, 8 * ctx[X_TAB_LEN])
+
+
+@kernel(inline="always")
+def suit_divisions_view(ctx):
+    """The MCR per-suit divisions table (int32) inside ``ctx`` (empty for others): the
+    context's last region."""
+    at = ctx[X_DEC_AT]
+    return recast(ctx[at:], np.int32, 2 * (ctx.shape[0] - at))
 
 
 @kernel(inline="always")

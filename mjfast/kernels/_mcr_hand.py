@@ -31,14 +31,15 @@ from ._mcr_fans import (
     _four_pungs, _hand_traits, _is_dragon, _is_term_or_honor, _is_wind, _kongs,
     _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
-from ._mcr_waits import POW5, _fast_waits
+from ._mcr_waits import _fast_waits
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
 from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS,
                        R_PREVALENT,
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
-                       W_WFANS, W_WORK, WS_COLS, X_FIELDS, X_NCOLS, X_TAB_AT, X_TAB_LEN,
+                       W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_FIELDS, X_NCOLS, X_TAB_AT, X_TAB_LEN,
                        as_rows, profile_views, workspace_views)
-from ._decompose import DIV_COLS, FORM_REGULAR, MAX_DIVISIONS, _enumerate_sets, divisions_into
+from ._decompose import DIV_COLS, FORM_REGULAR, MAX_DIVISIONS, SET_CHOW, SET_PUNG, divisions_into
+from ._suit_divisions import NO_PAIR as SUIT_NO_PAIR, SLOTS as SUIT_SLOTS, suit_divisions
 from ._exclude import apply_profile_exclusions
 from ._jit import export, grid, python_function, recast
 from ._symbols import score_mcr
@@ -61,20 +62,21 @@ def _sort_into(src, n, dst):
 
 
 @kernel(error_model="numpy", nrt=False)
-def _regular_divisions(c, out, st, suit_tab):
-    """``divisions_into(c, 1 << FORM_REGULAR, out, st)`` (the same rows in the same order)
-    with the per-suit table first: a suit that cannot split into sets (the pair's suit:
-    into sets and the pair) rules the hand out, and a pair candidate whose suit's rest
-    does not split is skipped, before the depth-first search that would find nothing
-    there."""
+def _regular_divisions(c, out, st, dec):
+    """``divisions_into(c, 1 << FORM_REGULAR, out, st)``: the same rows (each division's
+    sets in the search's order; the divisions themselves in another order, which the
+    scorer does not depend on: it orders them by their sorted sets). Each suit's
+    divisions are looked up by its code (:mod:`._suit_divisions`, the table ``dec``),
+    and a hand's divisions are their product with the honors' pungs and pair: no search,
+    and a suit that cannot split (the pair's suit: into sets and the pair) rules the hand
+    out at its lookup."""
     total = 0
     for i in range(34):
         total += c[i]
     if total < 2 or (total - 2) % 3 != 0:
         return 0
-    pair_lo = -1
-    pair_hi = -1
-    pcode = 0
+    pair_suit = -1
+    pair = -1
     for s in range(3):
         code = 0
         m = 0
@@ -85,35 +87,58 @@ def _regular_divisions(c, out, st, suit_tab):
         m %= 3
         if m == 1:
             return 0
+        with_pair = 0
         if m == 2:
-            if pair_lo >= 0:
+            if pair_suit >= 0:
                 return 0
-            pair_lo = 9 * s
-            pair_hi = pair_lo + 9
-            pcode = code
-            if not (suit_tab[code] & 2):
-                return 0
-        elif not (suit_tab[code] & 1):
+            pair_suit = s
+            with_pair = 1
+        got = suit_divisions(dec, code * 2 + with_pair)
+        if got == 0:
             return 0
+        st[0, s] = got
     for i in range(27, 34):
         if c[i] == 1 or c[i] == 4:
             return 0
         if c[i] == 2:
-            if pair_lo >= 0:
+            if pair_suit >= 0:
                 return 0
-            pair_lo = i
-            pair_hi = i + 1
-    if pair_lo < 0:
+            pair_suit = 3
+            pair = i
+    if pair_suit < 0:
         return 0
     n_sets = (total - 2) // 3
+    data = 2 * SUIT_SLOTS
     n = 0
-    for p in range(pair_lo, pair_hi):
-        if c[p] >= 2:
-            if p < 27 and not (suit_tab[pcode - 2 * POW5[p - pair_lo]] & 1):
-                continue
-            c[p] -= 2
-            n = _enumerate_sets(c, n_sets, out, n, FORM_REGULAR, p, -1, st)
-            c[p] += 2
+    for i0 in range(st[0, 0] & 7):
+        for i1 in range(st[0, 1] & 7):
+            for i2 in range(st[0, 2] & 7):
+                if n >= out.shape[0]:
+                    return n
+                k = 0
+                for s in range(3):
+                    i = i0 if s == 0 else (i1 if s == 1 else i2)
+                    w = dec[data + (st[0, s] >> 3) + i]
+                    if w & 15 != SUIT_NO_PAIR:
+                        pair = 9 * s + (w & 15)
+                    for j in range((w >> 4) & 7):
+                        x = (w >> (7 + 5 * j)) & 31
+                        out[n, 3 + 2 * k] = SET_PUNG if x & 1 else SET_CHOW
+                        out[n, 4 + 2 * k] = 9 * s + (x >> 1)
+                        k += 1
+                for t in range(27, 34):
+                    if c[t] == 3:
+                        out[n, 3 + 2 * k] = SET_PUNG
+                        out[n, 4 + 2 * k] = t
+                        k += 1
+                for j in range(k, 5):
+                    out[n, 3 + 2 * j] = -1
+                    out[n, 4 + 2 * j] = -1
+                out[n, 0] = FORM_REGULAR
+                out[n, 1] = pair
+                out[n, 2] = n_sets
+                out[n, 13] = -1
+                n += 1
     return n
 
 
@@ -135,6 +160,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
     points = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
     suit_tab = recast(ctx[ctx[X_TAB_AT]:], np.uint8, 8 * ctx[X_TAB_LEN])
+    dec = recast(ctx[ctx[X_DEC_AT]:], np.int32, 2 * (ctx.shape[0] - ctx[X_DEC_AT]))
     divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
     work = grid(ws[W_WORK:], np.int64, 10, 34)
     ft = ws[W_FT:W_FT + WS_COLS]
@@ -408,7 +434,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             if not special_seven_pairs:
                 return best
     # ---- regular divisions -----------------------------------------------------------------
-    nd = _regular_divisions(c, divbuf, dscr, suit_tab)
+    nd = _regular_divisions(c, divbuf, dscr, dec)
     if nd == 0:
         return best
     wait_cnt = -1
