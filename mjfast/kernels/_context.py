@@ -318,14 +318,6 @@ def suit_table_view(ctx):
 
 
 @kernel(inline="always")
-def suit_divisions_view(ctx):
-    """The MCR per-suit divisions table (int32) inside ``ctx`` (empty for others): the
-    context's last region."""
-    at = ctx[X_DEC_AT]
-    return recast(ctx[at:], np.int32, 2 * (ctx.shape[0] - at))
-
-
-@kernel(inline="always")
 def workspace_views(ws):
     """``(divbuf int16[256, 14], work[10, 34], ft[128], wfans[256, 128], sc[16, 256],
     dscr[4, 8], place int16[8, 2], vec[4, 128], c[34])`` over ``ws``."""
