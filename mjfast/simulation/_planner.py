@@ -225,15 +225,9 @@ def payoff_self(P, v):
     payment; Taiwan base + unit x points each; Tuidaohu and two-player base x 2 ** (fan -
     1) each, the fan capped."""
     n = P[C_PLAYERS] - 1
-    r = P[C_RULES]
-    if r == 0:
+    if P[C_RULES] == 0:
         return (v + P[C_SEAT_PAY]) * n
-    if r == 1:
-        return (P[C_BASE] + P[C_UNIT] * v) * n
-    capped = min(v, P[C_FAN_CAP])
-    if capped < 1:
-        return 0
-    return P[C_BASE] * (1 << (capped - 1)) * n
+    return payoff(P, v) * n       # the others: each loser pays what a discarder would
 
 
 @kernel(inline="always")
