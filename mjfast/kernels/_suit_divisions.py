@@ -26,16 +26,19 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from ._jit import kernel
+from ._jit import kernel, python_function
 
-SLOTS = 1 << 16
+SLOT_BITS = 16
+SLOTS = 1 << SLOT_BITS
 NO_PAIR = 15
 # the set kinds in the search's order: chow r before pung r, r ascending
 SET_KINDS = tuple((kind, r) for r in range(9) for kind in (0, 1) if not (kind == 0 and r > 6))
 
 
-def _slot(key: int) -> int:
-    return ((key * 2654435761) & 0xFFFFFFFF) >> 16
+@kernel(inline="always")
+def slot_of(key):
+    """The first hash slot of ``key``: the top bits of a 32-bit multiplicative hash."""
+    return ((key * 2654435761) & 0xFFFFFFFF) >> (32 - SLOT_BITS)
 
 
 @functools.lru_cache(maxsize=1)
@@ -71,7 +74,7 @@ def build_suit_divisions() -> np.ndarray:
     ends = np.r_[starts[1:], keys.size]
     table = np.zeros(2 * SLOTS, dtype=np.int64)
     for key, lo, hi in zip(keys[starts].tolist(), starts.tolist(), ends.tolist()):
-        h = _slot(key)
+        h = python_function(slot_of)(key)
         while table[h]:
             h = (h + 1) & (SLOTS - 1)
         table[h] = key + 1
@@ -83,7 +86,7 @@ def build_suit_divisions() -> np.ndarray:
 def suit_divisions(dec, key):
     """``offset * 8 + count`` of the divisions of ``key`` (``code * 2 + with_pair``) in
     the table ``dec`` (0: none); the divisions are ``dec[2 * SLOTS + offset + i]``."""
-    h = ((key * 2654435761) & 0xFFFFFFFF) >> 16
+    h = slot_of(key)
     while True:
         k = dec[h]
         if k == key + 1:
