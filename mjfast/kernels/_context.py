@@ -218,18 +218,26 @@ def suit_divisions_table() -> np.ndarray:
     return build_suit_divisions()
 
 
+def _as_words(table: np.ndarray) -> np.ndarray:
+    """``table``'s bytes as int64 words (the last one zero-padded): how a table of a
+    narrower type rides in the context."""
+    raw = np.ascontiguousarray(table).view(np.uint8)
+    padded = np.zeros(-(-raw.size // 8) * 8, dtype=np.uint8)
+    padded[:raw.size] = raw
+    return padded.view(np.int64)
+
+
 def build_context(profile) -> np.ndarray:
     """The context array of a loaded :class:`~mjfast.rules.RuleProfile` (read-only)."""
     arrays = profile.kernel_args()
     if len(arrays) != N_FIELDS:
         raise ValueError(f"a rule profile has {N_FIELDS} arrays, got {len(arrays)}")
     code = int(arrays[0][0])
-    tab = suit_table() if code == CODE_MCR else np.zeros(0, dtype=np.uint8)
-    tab_words = -(-tab.size // 8)
-    dec = suit_divisions_table() if code == CODE_MCR else np.zeros(0, dtype=np.int32)
-    dec_words = -(-dec.size // 2)
+    mcr = code == CODE_MCR
+    tab = _as_words(suit_table() if mcr else np.zeros(0, dtype=np.uint8))
+    dec = _as_words(suit_divisions_table() if mcr else np.zeros(0, dtype=np.int32))
     n_data = sum(int(a.size) for a in arrays)
-    ctx = np.zeros(DATA_AT + n_data + tab_words + dec_words, dtype=np.int64)
+    ctx = np.zeros(DATA_AT + n_data + tab.size + dec.size, dtype=np.int64)
     ctx[X_LEN] = ctx.size
     ctx[X_MAGIC] = MAGIC
     ctx[X_CODE] = code
@@ -247,17 +255,11 @@ def build_context(profile) -> np.ndarray:
         at += a.size
     ctx[PARAMS_AT:PARAMS_AT + N_PARAMS] = _params_block(profile)
     ctx[X_TAB_AT] = at
-    ctx[X_TAB_LEN] = tab_words
-    if tab.size:
-        padded = np.zeros(tab_words * 8, dtype=np.uint8)
-        padded[:tab.size] = tab
-        ctx[at:at + tab_words] = padded.view(np.int64)
-    at += tab_words
+    ctx[X_TAB_LEN] = tab.size
+    ctx[at:at + tab.size] = tab
+    at += tab.size
     ctx[X_DEC_AT] = at
-    if dec.size:
-        padded = np.zeros(dec_words * 2, dtype=np.int32)
-        padded[:dec.size] = dec
-        ctx[at:at + dec_words] = padded.view(np.int64)
+    ctx[at:at + dec.size] = dec
     ctx.setflags(write=False)
     return ctx
 
