@@ -213,11 +213,13 @@ def score_strings(strings, rules: str = "mcr", variant: str | None = None,
         step = -(-n // n_pieces) if n else 1
         pieces = [arr.slice(a, min(step, n - a)) for a in range(0, n, step)] or [arr]
 
+    profile = _profile(rules, variant)
+    points = fan_points(rules, profile, profile.n_cols)     # once, for every piece
+
     def one_piece(piece):
         batch, ok, messages = parse_batch(piece, rules=rules, errors="mask")
         ok = np.asarray(ok, dtype=bool)
         sc = score_batch(batch, rules=rules, variant=variant, threads=1)
-        points = fan_points(batch.rules, variant, sc.fan_counts.shape[1])
         good = ok & sc.complete
         fans, ids, counts = fan_lists(sc.fan_counts, points, good)
         mask = ~good if not good.all() else None
