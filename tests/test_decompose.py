@@ -254,13 +254,14 @@ def test_hand_convenience_methods_match_the_functions():
 
 # ------------------------------------------------- the MCR per-suit divisions table ----
 def test_suit_divisions_table_is_the_search_for_every_suit_pattern():
-    """Every key of the per-suit table (a suit's base-5 code, with or without a pair)
-    holds exactly the divisions the recursive reference above finds for that suit, with
+    """Every code of the per-suit table (a suit's base-5 code; with a pair when its tile
+    count is 2 modulo 3) holds exactly the divisions the recursive reference above finds for that suit, with
     each division's sets in the search's order; and every suit pattern of 0-14 tiles
     that the reference can split is in the table (none missing, none extra)."""
     from itertools import product
 
-    from mjfast.kernels._suit_divisions import NO_PAIR, SLOTS, build_suit_divisions, suit_divisions
+    from mjfast.kernels._suit_divisions import (NO_PAIR, SLOTS, build_suit_divisions,
+                                                division_count, division_word, suit_entry)
     dec = build_suit_divisions()
     n_keys = 0
     for counts in product(range(5), repeat=9):
@@ -280,10 +281,10 @@ def test_suit_divisions_table_is_the_search_for_every_suit_pattern():
                 want.add((p, tuple(sorted(sets, key=lambda x: (x[1], x[0])))))
             if p is not None:
                 c[p] += 2
-        got_word = int(suit_divisions(dec, code * 2 + int(with_pair)))
+        entry = int(suit_entry(dec, code))
         got = set()
-        for i in range(got_word & 7):
-            w = int(dec[2 * SLOTS + (got_word >> 3) + i])
+        for i in range(int(division_count(entry))):
+            w = int(division_word(dec, entry, i))
             sets = tuple(((w >> (7 + 5 * j)) & 1, (w >> (8 + 5 * j)) & 15)
                          for j in range((w >> 4) & 7))
             assert list(sets) == sorted(sets, key=lambda x: (x[1], x[0]))

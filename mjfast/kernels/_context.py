@@ -10,7 +10,8 @@ Context layout (``ctx``, built by :func:`build_context`, never written):
 - header ``ctx[0:X_FIELDS]``: :data:`X_LEN` the array's length, :data:`X_MAGIC`,
   :data:`X_CODE` the scorer family (``CODE_MCR`` / ``CODE_TAIWAN`` / ``CODE_TUIDAOHU``),
   :data:`X_NCOLS` fan columns (fan ids < this), :data:`X_WS_LEN` the workspace length,
-  :data:`X_TAB_AT` / :data:`X_TAB_LEN` where the MCR wait table's bytes are (words);
+  :data:`X_DEC_AT` / :data:`X_DEC_LEN` where the MCR per-suit divisions table is (words,
+  :mod:`._suit_divisions`; empty for the other rule sets);
 - three words per rule-profile array (``PROFILE_FIELDS`` of :mod:`mjfast.rules`: offset,
   rows, columns (0 for a 1-D array)); :func:`profile_views` gives them back as arrays;
 - the engine and settlement parameters (:data:`PARAMS_AT` onwards, :data:`N_PARAMS` words:
@@ -18,8 +19,8 @@ Context layout (``ctx``, built by :func:`build_context`, never written):
   (``P = params_view(ctx)``, ``P[C_PLAYERS]``; in the full array ``ctx[PARAMS_AT + C_*]``).
   The settlement functions take a parameter block alone, so a caller can settle with
   other values (a copy of the block) without another context;
-- the data: the profile arrays, then the MCR per-suit completeness table (5**9 bytes)
-  that the wait search reads.
+- the data: the profile arrays, then the MCR per-suit divisions table that the scorer's
+  divisions and its wait search read.
 
 Workspace layout (``ws``, :func:`new_workspace`): the scorers' scratch, views made by
 :func:`workspace_views` (nothing is allocated per hand).
@@ -40,7 +41,7 @@ import numpy as np
 
 from ..rules import (CODE_MCR, CODE_TAIWAN, CODE_TUIDAOHU, I_FLOWER_COL, I_FLOWERS_TO_MIN,
                      I_HEAVEN, I_KONG_COMBO, PROFILE_FIELDS, get_profile, get_rules)
-from ._jit import as_array, grid, kernel, recast
+from ._jit import as_array, grid, kernel
 
 N_FIELDS = len(PROFILE_FIELDS)
 MAGIC = 0x6D6A6678                                  # "mjfx"
@@ -51,10 +52,9 @@ X_MAGIC = 1
 X_CODE = 2
 X_NCOLS = 3
 X_WS_LEN = 4
-X_TAB_AT = 5
-X_TAB_LEN = 6
-X_DEC_AT = 7       # MCR: the per-suit divisions table (int32 words to the end; _suit_divisions)
-X_FIELDS = 8
+X_DEC_AT = 5       # MCR: the per-suit divisions table (_suit_divisions)
+X_DEC_LEN = 6
+X_FIELDS = 7
 PARAMS_AT = X_FIELDS + 3 * N_FIELDS
 N_PARAMS = 64
 DATA_AT = PARAMS_AT + N_PARAMS
@@ -205,26 +205,10 @@ def _params_block(profile) -> np.ndarray:
     return P
 
 
-@functools.lru_cache(maxsize=1)
-def suit_table() -> np.ndarray:
-    """The MCR wait search's per-suit completeness table (uint8[5**9], built once)."""
-    from ._mcr_waits import build_suit_table
-    return build_suit_table()
-
-
 def suit_divisions_table() -> np.ndarray:
-    """The MCR per-suit divisions table (int32, built once; :mod:`._suit_divisions`)."""
+    """The MCR per-suit divisions table (int64, built once; :mod:`._suit_divisions`)."""
     from ._suit_divisions import build_suit_divisions
     return build_suit_divisions()
-
-
-def _as_words(table: np.ndarray) -> np.ndarray:
-    """``table``'s bytes as int64 words (the last one zero-padded): how a table of a
-    narrower type rides in the context."""
-    raw = np.ascontiguousarray(table).view(np.uint8)
-    padded = np.zeros(-(-raw.size // 8) * 8, dtype=np.uint8)
-    padded[:raw.size] = raw
-    return padded.view(np.int64)
 
 
 def build_context(profile) -> np.ndarray:
@@ -234,10 +218,9 @@ def build_context(profile) -> np.ndarray:
         raise ValueError(f"a rule profile has {N_FIELDS} arrays, got {len(arrays)}")
     code = int(arrays[0][0])
     mcr = code == CODE_MCR
-    tab = _as_words(suit_table() if mcr else np.zeros(0, dtype=np.uint8))
-    dec = _as_words(suit_divisions_table() if mcr else np.zeros(0, dtype=np.int32))
+    dec = suit_divisions_table() if mcr else np.zeros(0, dtype=np.int64)
     n_data = sum(int(a.size) for a in arrays)
-    ctx = np.zeros(DATA_AT + n_data + tab.size + dec.size, dtype=np.int64)
+    ctx = np.zeros(DATA_AT + n_data + dec.size, dtype=np.int64)
     ctx[X_LEN] = ctx.size
     ctx[X_MAGIC] = MAGIC
     ctx[X_CODE] = code
@@ -254,11 +237,8 @@ def build_context(profile) -> np.ndarray:
         ctx[at:at + a.size] = a.ravel()
         at += a.size
     ctx[PARAMS_AT:PARAMS_AT + N_PARAMS] = _params_block(profile)
-    ctx[X_TAB_AT] = at
-    ctx[X_TAB_LEN] = tab.size
-    ctx[at:at + tab.size] = tab
-    at += tab.size
     ctx[X_DEC_AT] = at
+    ctx[X_DEC_LEN] = dec.size
     ctx[at:at + dec.size] = dec
     ctx.setflags(write=False)
     return ctx
@@ -310,13 +290,6 @@ def profile_views(ctx):
 def params_view(ctx):
     """The parameter block (slots ``C_*``) of ``ctx``."""
     return ctx[PARAMS_AT:PARAMS_AT + N_PARAMS]
-
-
-@kernel(inline="always")
-def suit_table_view(ctx):
-    """The MCR per-suit completeness table (uint8) inside ``ctx`` (empty for others)."""
-    at = ctx[X_TAB_AT]
-    return recast(ctx[at:], np.uint8, 8 * ctx[X_TAB_LEN])
 
 
 @kernel(inline="always")

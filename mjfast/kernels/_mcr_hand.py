@@ -28,7 +28,7 @@ from ._mcr_fans import (
     SEVEN_SHIFTED_PAIRS, SINGLE_WAIT, THIRTEEN_ORPHANS, THREE_SUITED_TERMINAL_CHOWS,
     TRAIT_FANS, TRIPLE_PUNG, TWO_DRAGONS_PUNGS, W_4TH, W_HEAVEN, W_KONG, W_LAST, W_SELF,
     PACK_TRAITS, _by_packs_traits, _by_rank_range, _by_suits, _by_traits, _by_win_flag, _four_chows,
-    _four_pungs, _hand_traits, _is_dragon, _is_term_or_honor, _is_wind, _kongs,
+    _four_pungs, _hand_traits, _is_dragon, _is_wind, _kongs,
     _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
 from ._mcr_waits import _fast_waits
@@ -36,15 +36,23 @@ from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MI
 from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS,
                        R_PREVALENT,
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
-                       W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_FIELDS, X_NCOLS, X_TAB_AT, X_TAB_LEN,
+                       W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_DEC_LEN, X_FIELDS, X_NCOLS,
                        as_rows, profile_views, workspace_views)
-from ._decompose import DIV_COLS, FORM_REGULAR, MAX_DIVISIONS, SET_CHOW, SET_PUNG, divisions_into
-from ._suit_divisions import NO_PAIR as SUIT_NO_PAIR, SLOTS as SUIT_SLOTS, suit_divisions
+from ._decompose import (DIV_COLS, FORM_REGULAR, KNITTED_TILES, MAX_DIVISIONS, SET_CHOW, SET_PUNG,
+                         THIRTEEN_ORPHAN_TILES, divisions_into)
+from ._suit_divisions import NO_PAIR as SUIT_NO_PAIR, division_count, division_word, suit_entry
 from ._exclude import apply_profile_exclusions
-from ._jit import export, grid, python_function, recast
+from ._jit import export, grid
 from ._symbols import score_mcr
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
+
+# tile masks (bit t: tile t) for the special forms' tests
+KNITTED_MASKS = np.array([sum(1 << int(t) for t in row) for row in KNITTED_TILES], dtype=np.int64)
+ORPHANS_MASK = sum(1 << int(t) for t in THIRTEEN_ORPHAN_TILES)
+NUMBERED_MASK = (1 << 27) - 1
+SHIFTED_MASKS = np.array([((1 << 7) - 1) << (9 * s + lo) for s in range(3) for lo in range(3)],
+                         dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------------------
@@ -87,13 +95,11 @@ def _regular_divisions(c, out, st, dec):
         m %= 3
         if m == 1:
             return 0
-        with_pair = 0
         if m == 2:
             if pair_suit >= 0:
                 return 0
             pair_suit = s
-            with_pair = 1
-        got = suit_divisions(dec, code * 2 + with_pair)
+        got = suit_entry(dec, code)
         if got == 0:
             return 0
         st[0, s] = got
@@ -108,17 +114,16 @@ def _regular_divisions(c, out, st, dec):
     if pair_suit < 0:
         return 0
     n_sets = (total - 2) // 3
-    data = 2 * SUIT_SLOTS
     n = 0
-    for i0 in range(st[0, 0] & 7):
-        for i1 in range(st[0, 1] & 7):
-            for i2 in range(st[0, 2] & 7):
+    for i0 in range(division_count(st[0, 0])):
+        for i1 in range(division_count(st[0, 1])):
+            for i2 in range(division_count(st[0, 2])):
                 if n >= out.shape[0]:
                     return n
                 k = 0
                 for s in range(3):
                     i = i0 if s == 0 else (i1 if s == 1 else i2)
-                    w = dec[data + (st[0, s] >> 3) + i]
+                    w = division_word(dec, st[0, s], i)
                     if w & 15 != SUIT_NO_PAIR:
                         pair = 9 * s + (w & 15)
                     for j in range((w >> 4) & 7):
@@ -159,8 +164,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     # compile time
     ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
     points = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
-    suit_tab = recast(ctx[ctx[X_TAB_AT]:], np.uint8, 8 * ctx[X_TAB_LEN])
-    dec = recast(ctx[ctx[X_DEC_AT]:], np.int32, 2 * (ctx.shape[0] - ctx[X_DEC_AT]))
+    dec = ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]]
     divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
     work = grid(ws[W_WORK:], np.int64, 10, 34)
     ft = ws[W_FT:W_FT + WS_COLS]
@@ -232,16 +236,20 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     best = -1
     special_seven_pairs = False
     # ---- knitted straight + set + pair (0 or 1 melds) -------------------------------------
+    # masks of the concealed tiles (bit t: tile t): held, held an odd number of times, held
+    # twice or more; the special forms are tests on them (no loops that exit early)
+    held = 0
+    odd = 0
+    multi = 0
     if nm <= 1:
+        for t in range(34):
+            v = c[t]
+            held |= min(v, 1) << t
+            odd |= (v & 1) << t
+            multi |= min(v >> 1, 1) << t
         perm = -1
         for p in range(6):
-            ok = True
-            for g in range(3):
-                base = KNITTED[p, g] * 9 + g
-                if c[base] == 0 or c[base + 3] == 0 or c[base + 6] == 0:
-                    ok = False
-                    break
-            if ok:
+            if held & KNITTED_MASKS[p] == KNITTED_MASKS[p]:
                 perm = p
                 break
         if perm >= 0:
@@ -329,7 +337,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                             if got == 4:
                                 break
                         wt = work[7]
-                        wc = _fast_waits(tmp, got, wt, work[8], 2, suit_tab, work[9])
+                        wc = _fast_waits(tmp, got, wt, work[8], 2, dec, work[9])
                         if wc > 0:
                             # no seven-pairs waits here (two packs only)
                             pk_mel = sc[2]
@@ -351,23 +359,13 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         for f in range(N_FANS):
             ft[f] = 0
         found = False
-        pairs_ok = True
-        for t in range(34):
-            if c[t] % 2 == 1:
-                pairs_ok = False
-                break
-        if pairs_ok:
-            # seven shifted pairs: seven consecutive kinds of one suit, two of each
+        if odd == 0:
+            # seven shifted pairs: seven consecutive kinds of one suit, two of each (seven
+            # kinds held an even number of times among 14 tiles: two each)
             shifted = False
-            for base in (0, 9, 18):
-                for lo in range(3):
-                    ok = True
-                    for k in range(7):
-                        if c[base + lo + k] != 2:
-                            ok = False
-                            break
-                    if ok:
-                        shifted = True
+            for k in range(9):
+                if held == SHIFTED_MASKS[k]:
+                    shifted = True
             if shifted:
                 ft[SEVEN_SHIFTED_PAIRS] = 1
                 _by_traits(c, ft)
@@ -379,45 +377,20 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                 _by_rank_range(c, ft)
                 _tile_hog(c, 0, ft)
             found = True
-        else:
-            # thirteen orphans
-            ok = True
-            for t in range(34):
-                if c[t] > 0 and not _is_term_or_honor(REF_CODE[t]):
-                    ok = False
-                    break
-            if ok:
-                for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33):
-                    if c[t] == 0:
-                        ok = False
-                        break
-            if ok:
-                ft[THIRTEEN_ORPHANS] = 1
-                found = True
-            else:
-                # honors and knitted tiles
-                nnum = 0
-                distinct = True
-                for t in range(34):
-                    if c[t] > 1:
-                        distinct = False       # (a regular hand: known at its pair)
-                        break
-                    if t < 27:
-                        nnum += c[t]
-                if distinct and nnum >= 7 and nnum <= 9:
-                    fits = False
-                    for p in range(6):
-                        good = True
-                        for t in range(27):
-                            if c[t] > 0:
-                                g = t % 9 % 3
-                                if KNITTED[p, g] != t // 9:
-                                    good = False
-                                    break
-                        if good:
-                            fits = True
-                            break
-                    if fits:
+        elif held == ORPHANS_MASK:
+            # thirteen orphans: only terminals and honors, each of the 13 held
+            ft[THIRTEEN_ORPHANS] = 1
+            found = True
+        elif multi == 0:
+            # honors and knitted tiles: 14 distinct tiles, the 7-9 numbered ones inside
+            # one knitted straight
+            nums = held & NUMBERED_MASK
+            nnum = 0
+            for t in range(27):
+                nnum += c[t]
+            if nnum >= 7 and nnum <= 9:
+                for p in range(6):
+                    if nums & ~KNITTED_MASKS[p] == 0:
                         if nnum == 7:
                             ft[GREATER_HONORS_KNITTED] = 1
                         else:
@@ -425,6 +398,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                             if nnum == 9:
                                 ft[KNITTED_STRAIGHT] = 1
                         found = True
+                        break
         if found:
             _by_win_flag(wf, ft)
             apply_profile_exclusions(ft, ctx, 0)
@@ -653,7 +627,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             # edge / closed / single position; whether there is exactly one is all that
             # matters (the search stops at two)
             if wait_cnt < 0:
-                wait_cnt = _fast_waits(st, n_st, waits, work[8], 2, suit_tab, work[9])
+                wait_cnt = _fast_waits(st, n_st, waits, work[8], 2, dec, work[9])
                 if wait_cnt == 1 and nm == 0:
                     # seven-pairs waits join the regular ones
                     npairs = 0

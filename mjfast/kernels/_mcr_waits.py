@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._complete import is_regular, sets_only
+from ._complete import is_regular
 from ._jit import kernel
+from ._suit_divisions import suit_splits
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
 
@@ -17,34 +18,15 @@ from ._jit import kernel
 POW5 = np.array([5 ** k for k in range(10)], dtype=np.int64)
 
 
-@kernel(error_model="numpy")
-def build_suit_table():
-    """uint8[5**9]: for the base-5 code of a suit's counts (0..4 each), bit 0 = the suit
-    splits into sets only, bit 1 = into sets and one pair."""
-    n = 5 ** 9
-    out = np.zeros(n, dtype=np.uint8)
-    c = np.zeros(9, dtype=np.int64)
-    tmp = np.zeros(9, dtype=np.int64)
-    for code in range(n):
-        x = code
-        total = 0
-        for r in range(9):
-            c[r] = x % 5
-            x //= 5
-            total += c[r]
-        if total % 3 == 0:
-            if sets_only(c, 0, tmp):
-                out[code] |= 1
-        elif total % 3 == 2:
-            for p in range(9):
-                if c[p] >= 2:
-                    c[p] -= 2
-                    ok = sets_only(c, 0, tmp)
-                    c[p] += 2
-                    if ok:
-                        out[code] |= 2
-                        break
-    return out
+@kernel(inline="always")
+def _suit_bits(dec, code, n):
+    """bit 0: a suit of ``n`` tiles with base-5 code ``code`` splits into sets only;
+    bit 1: into sets and one pair (the per-suit divisions table: a code's tile count
+    modulo 3 says which)."""
+    m = n % 3
+    if m == 1 or suit_splits(dec, code) == 0:
+        return 0
+    return 1 if m == 0 else 2
 
 
 @kernel(error_model="numpy", nrt=False)
@@ -65,9 +47,10 @@ def _honor_bits(st, extra):
 
 
 @kernel(error_model="numpy", nrt=False)
-def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
+def _fast_waits(s, n, out, tmp, stop, dec, kb):
     """The tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into
-    ``out[34]`` (at most ``stop`` of them); returns how many. Uses the per-suit table.
+    ``out[34]`` (at most ``stop`` of them); returns how many. Uses the per-suit divisions
+    table ``dec`` (:mod:`._suit_divisions`).
 
     Adding tile t changes one group (a suit or the honors); the hand is complete when
     that group becomes "sets + pair" and the others are "sets", or it becomes "sets" and
@@ -80,12 +63,17 @@ def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
         return 0
     keys = kb[0:3]
     bits = kb[4:8]
+    sizes = kb[8:11]
     for g in range(3):
         key = 0
+        size = 0
         for r in range(9):
-            key += s[g * 9 + r] * POW5[r]
+            v = s[g * 9 + r]
+            key += v * POW5[r]
+            size += v
         keys[g] = key
-        bits[g] = suit_tab[key]
+        sizes[g] = size
+        bits[g] = _suit_bits(dec, key, size)
     bits[3] = _honor_bits(s, -1)
     for g in range(4):
         others_sets = True
@@ -122,7 +110,7 @@ def _fast_waits(s, n, out, tmp, stop, suit_tab, kb):
                     ok = is_regular(s, tmp)
                     s[t] -= 1
                 else:
-                    ok = (suit_tab[keys[g] + POW5[r]] & need) != 0
+                    ok = (_suit_bits(dec, keys[g] + POW5[r], sizes[g] + 1) & need) != 0
                 if ok:
                     out[t] = True
                     k += 1

@@ -1,23 +1,29 @@
 """MCR: every way one suit's counts split into sets (and one pair), looked up by the suit's
-code instead of searched for.
+code instead of searched for; the same lookup tells the wait search whether a suit is
+complete.
 
-A suit's counts ``c[0..8]`` (0..4 each) have the base-5 code ``sum(c[r] * 5**r)`` (the
-code of :func:`mjfast.kernels._mcr_waits.build_suit_table`). Every multiset of at most
-four sets of one suit (7 chows, 9 pungs), with or without a pair, whose counts stay at 4 or
-fewer, is one *division* of its code: 23,533 divisions under 21,743 keys
-``code * 2 + with_pair``. They are built here by enumerating the multisets (no search),
-once per process (a few tens of milliseconds), and carried in the MCR context (the last
-region, ``X_DEC_AT``) as int32 words:
+A suit's counts ``c[0..8]`` (0..4 each) have the base-5 code ``sum(c[r] * 5**r)``. Every
+multiset of at most four sets of one suit (7 chows, 9 pungs), with or without a pair,
+whose counts stay at 4 or fewer, is one *division* of its code: 23,533 divisions under
+21,743 codes. (A code needs no pair flag: its tile count modulo 3 is 0 without a pair, 2
+with one.) They are built here by enumerating the multisets (no search), once per process
+(a few tens of milliseconds), and carried in the MCR context (``X_DEC_AT``) as int64 words:
 
-- ``[0, SLOTS)``: an open-addressing hash of the keys (``key + 1``; 0 = empty slot),
-  multiplicative hash, linear probing;
-- ``[SLOTS, 2 * SLOTS)``: per slot ``offset * 8 + count`` into the data;
-- ``[2 * SLOTS, ...)``: one word per division: bits 0-3 the pair's rank (15: none), bits
-  4-6 the number of sets, then 5 bits per set (bit 0: 1 pung, 0 chow; bits 1-4 the
-  lowest rank), the sets ordered by (lowest rank, chow before pung) -- the order in which
-  the depth-first search of :mod:`mjfast.kernels._decompose` lists them.
+- ``[0, SLOTS)``: an open-addressing hash of the codes (multiplicative hash, linear
+  probing), one word per slot, 0 = empty: bits 0-21 ``code + 1``, bits 22-24 the number of
+  divisions, from bit 25 the division itself when there is one (most codes: one cache line
+  per lookup), else the offset of its divisions in the data;
+- ``[SLOTS, SLOTS + BITMAP_WORDS)``: one bit per code, set when the code has a division
+  (the wait search's test, a direct index: it mostly asks about codes that have none,
+  the lookups a hash answers slowest);
+- ``[DATA_AT, ...)``: the divisions of the codes that have several, one word each.
 
-``tests/test_decompose.py`` checks the table against that search for every key.
+A division word: bits 0-3 the pair's rank (15: none), bits 4-6 the number of sets, then 5
+bits per set (bit 0: 1 pung, 0 chow; bits 1-4 the lowest rank), the sets ordered by
+(lowest rank, chow before pung) -- the order in which the depth-first search of
+:mod:`mjfast.kernels._decompose` lists them.
+
+``tests/test_decompose.py`` checks the table against that search for every code.
 """
 from __future__ import annotations
 
@@ -28,22 +34,28 @@ import numpy as np
 
 from ._jit import kernel, python_function
 
-SLOT_BITS = 16
+SLOT_BITS = 15
 SLOTS = 1 << SLOT_BITS
 NO_PAIR = 15
+CODE_MASK = (1 << 22) - 1       # an entry's code + 1
+COUNT_SHIFT = 22                # an entry's number of divisions (3 bits)
+PAYLOAD_SHIFT = 25              # an entry's division (one) or data offset (several)
+N_CODES = 5 ** 9
+BITMAP_WORDS = (N_CODES + 63) // 64
+DATA_AT = SLOTS + BITMAP_WORDS
 # the set kinds in the search's order: chow r before pung r, r ascending
 SET_KINDS = tuple((kind, r) for r in range(9) for kind in (0, 1) if not (kind == 0 and r > 6))
 
 
 @kernel(inline="always")
-def slot_of(key):
-    """The first hash slot of ``key``: the top bits of a 32-bit multiplicative hash."""
-    return ((key * 2654435761) & 0xFFFFFFFF) >> (32 - SLOT_BITS)
+def slot_of(code):
+    """The first hash slot of ``code``: the top bits of a 32-bit multiplicative hash."""
+    return ((code * 2654435761) & 0xFFFFFFFF) >> (32 - SLOT_BITS)
 
 
 @functools.lru_cache(maxsize=1)
 def build_suit_divisions() -> np.ndarray:
-    """The int32 table of the module docstring (built once per process, ~30 ms)."""
+    """The int64 table of the module docstring (built once per process, ~30 ms)."""
     n_kinds = len(SET_KINDS)
     vecs = np.zeros((n_kinds + 1, 9), dtype=np.int64)        # row n_kinds: no set
     codes = np.zeros(n_kinds + 1, dtype=np.int64)             # 5 bits per set
@@ -64,7 +76,7 @@ def build_suit_divisions() -> np.ndarray:
     with_pair = counts[:, None, :] + pairs[None, :, :]                    # (combos, 10, 9)
     ok = with_pair.max(axis=2) <= 4
     pow5 = 5 ** np.arange(9, dtype=np.int64)
-    keys = (with_pair @ pow5) * 2 + (np.arange(10) > 0)[None, :]
+    keys = np.broadcast_to(with_pair @ pow5, ok.shape)
     pair_rank = np.concatenate([[NO_PAIR], np.arange(9)])
     all_words = words[:, None] | pair_rank[None, :]
     keys, all_words = keys[ok], all_words[ok]
@@ -72,25 +84,57 @@ def build_suit_divisions() -> np.ndarray:
     keys, all_words = keys[order], all_words[order]
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     ends = np.r_[starts[1:], keys.size]
-    table = np.zeros(2 * SLOTS, dtype=np.int64)
-    for key, lo, hi in zip(keys[starts].tolist(), starts.tolist(), ends.tolist()):
-        h = python_function(slot_of)(key)
+    table = np.zeros(SLOTS, dtype=np.int64)
+    data = []
+    hash_of = python_function(slot_of)
+    for code, lo, hi in zip(keys[starts].tolist(), starts.tolist(), ends.tolist()):
+        n = hi - lo
+        if n == 1:
+            payload = int(all_words[lo])
+        else:
+            payload = len(data)
+            data.extend(all_words[lo:hi].tolist())
+        assert code + 1 <= CODE_MASK and n < 8
+        h = hash_of(code)
         while table[h]:
             h = (h + 1) & (SLOTS - 1)
-        table[h] = key + 1
-        table[SLOTS + h] = lo * 8 + (hi - lo)
-    return np.concatenate([table, all_words]).astype(np.int32)
+        table[h] = (code + 1) | (n << COUNT_SHIFT) | (payload << PAYLOAD_SHIFT)
+    bitmap = np.zeros(BITMAP_WORDS, dtype=np.uint64)
+    np.bitwise_or.at(bitmap, keys[starts] >> 6, np.uint64(1) << (keys[starts] & 63).astype(np.uint64))
+    return np.concatenate([table, bitmap.view(np.int64), np.array(data, dtype=np.int64)])
 
 
 @kernel(error_model="numpy", nrt=False)
-def suit_divisions(dec, key):
-    """``offset * 8 + count`` of the divisions of ``key`` (``code * 2 + with_pair``) in
-    the table ``dec`` (0: none); the divisions are ``dec[2 * SLOTS + offset + i]``."""
-    h = slot_of(key)
+def suit_entry(dec, code):
+    """The entry of ``code`` in the table ``dec`` (0: the suit does not split; its
+    divisions: :func:`division_count`, :func:`division_word`)."""
+    h = slot_of(code)
     while True:
-        k = dec[h]
-        if k == key + 1:
-            return dec[SLOTS + h]
+        e = dec[h]
+        k = e & CODE_MASK
+        if k == code + 1:
+            return e
         if k == 0:
             return 0
         h = (h + 1) & (SLOTS - 1)
+
+
+@kernel(inline="always")
+def division_count(entry):
+    """How many divisions an entry holds."""
+    return (entry >> COUNT_SHIFT) & 7
+
+
+@kernel(inline="always")
+def division_word(dec, entry, i):
+    """Division ``i`` of an entry (module docstring: the division word)."""
+    if (entry >> COUNT_SHIFT) & 7 == 1:
+        return entry >> PAYLOAD_SHIFT
+    return dec[DATA_AT + (entry >> PAYLOAD_SHIFT) + i]
+
+
+@kernel(inline="always")
+def suit_splits(dec, code):
+    """1 when ``code`` has a division (into sets, with a pair when its tile count is 2
+    modulo 3), else 0."""
+    return (dec[SLOTS + (code >> 6)] >> (code & 63)) & 1
