@@ -477,21 +477,10 @@ def _three_pungs(m, ft):
                 ft[g] += 1
 
 
-@kernel(error_model="numpy", nrt=False)
-def _kongs(codes, kinds, melded, n, ft, kong_combo):
-    """Kong / concealed-pung counts and the per-pung fans (箭刻, 幺九刻)."""
-    mk = 0
-    ck = 0
-    cp = 0
-    for i in range(n):
-        if melded[i]:
-            if kinds[i] == P_KONG:
-                mk += 1
-        else:
-            if kinds[i] == P_KONG:
-                ck += 1
-            else:
-                cp += 1
+def _kong_tree(mk, ck, cp, kong_combo, ft):
+    """The kong / concealed-pung fans of ``mk`` melded kongs, ``ck`` concealed kongs and
+    ``cp`` concealed pungs (the rules as the calculators apply them); run once per count
+    triple to build :data:`KONG_FANS`."""
     k = mk + ck
     if k == 0:
         if cp == 2:
@@ -559,6 +548,46 @@ def _kongs(codes, kinds, melded, n, ft, kong_combo):
             ft[THREE_CONCEALED_PUNGS] = 1
         elif ck == 4:
             ft[FOUR_CONCEALED_PUNGS] = 1
+
+
+def _kong_fans_table():
+    """``KONG_FANS[((mk * 5 + ck) * 5 + cp) * 2 + kong_combo]`` = [n, fan ids...]: the
+    fans :func:`_kong_tree` sets for those counts."""
+    table = np.zeros((5 * 5 * 5 * 2, 4), dtype=np.int64)
+    for mk in range(5):
+        for ck in range(5 - mk):
+            for cp in range(5 - mk - ck):
+                for combo in (0, 1):
+                    ft = np.zeros(N_FANS, dtype=np.int64)
+                    _kong_tree(mk, ck, cp, combo, ft)
+                    ids = np.flatnonzero(ft)
+                    assert len(ids) <= 3 and (ft[ids] == 1).all()
+                    row = table[((mk * 5 + ck) * 5 + cp) * 2 + combo]
+                    row[0] = len(ids)
+                    row[1:1 + len(ids)] = ids
+    return table
+
+
+KONG_FANS = _kong_fans_table()
+
+
+@kernel(error_model="numpy", nrt=False)
+def _kongs(codes, kinds, melded, n, ft, kong_combo):
+    """Kong / concealed-pung counts and the per-pung fans (箭刻, 幺九刻): the counts' fans
+    looked up in :data:`KONG_FANS` (no branch tree per division)."""
+    mk = 0
+    ck = 0
+    cp = 0
+    for i in range(n):
+        kong = kinds[i] == P_KONG
+        if melded[i]:
+            mk += kong
+        else:
+            ck += kong
+            cp += not kong
+    row = KONG_FANS[((mk * 5 + ck) * 5 + cp) * 2 + (1 if kong_combo else 0)]
+    for j in range(row[0]):
+        ft[row[1 + j]] = 1
     if n == 4 and ft[FOUR_KONGS] == 0 and ft[FOUR_CONCEALED_PUNGS] == 0:
         ft[ALL_PUNGS] = 1
     for i in range(n):
