@@ -64,15 +64,20 @@ def _fast_waits(s, n, out, tmp, stop, dec, kb):
     keys = kb[0:3]
     bits = kb[4:8]
     sizes = kb[8:11]
+    near = kb[11:14]
     for g in range(3):
         key = 0
         size = 0
+        held = 0
         for r in range(9):
             v = s[g * 9 + r]
             key += v * POW5[r]
             size += v
+            held |= min(v, 1) << r
         keys[g] = key
         sizes[g] = size
+        # the ranks held or within two of one held (the only tiles that can join a set)
+        near[g] = (held | (held << 1) | (held << 2) | (held >> 1) | (held >> 2)) & 0x1FF
         bits[g] = _suit_bits(dec, key, size)
     bits[3] = _honor_bits(s, -1)
     for g in range(4):
@@ -91,19 +96,9 @@ def _fast_waits(s, n, out, tmp, stop, dec, kb):
         if g < 3:
             base = g * 9
             for r in range(9):
-                t = base + r
-                near = s[t] > 0
-                if not near:
-                    if r >= 1 and s[t - 1] > 0:
-                        near = True
-                    elif r >= 2 and s[t - 2] > 0:
-                        near = True
-                    elif r <= 7 and s[t + 1] > 0:
-                        near = True
-                    elif r <= 6 and s[t + 2] > 0:
-                        near = True
-                if not near:
+                if not (near[g] >> r) & 1:
                     continue
+                t = base + r
                 if s[t] >= 4:
                     # a fifth copy: outside the table, the slow test (the calculators count it)
                     s[t] += 1
