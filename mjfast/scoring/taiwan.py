@@ -224,12 +224,12 @@ def _arrays(batch: HandBatch):
     counts = np.ascontiguousarray(batch.counts, dtype=np.uint8)
     if counts.ndim != 2 or counts.shape[1] != N_KINDS:
         raise InvalidCountsError(repr(counts.shape), None, "counts must be (N, 34)")
-    bad = np.flatnonzero((counts > 4).any(axis=1))
-    if bad.size:
+    if counts.size and counts.max() > 4:       # one pass; the row only on failure
+        bad = np.flatnonzero((counts > 4).any(axis=1))
         raise InvalidCountsError(f"row {bad[0]}", int(bad[0]), "a count above 4")
     melds = np.ascontiguousarray(batch.melds, dtype=np.int8).reshape(n, 5, 4)
     n_melds = np.ascontiguousarray(batch.n_melds, dtype=np.uint8)
-    if (n_melds > 5).any():
+    if n_melds.size and n_melds.max() > 5:
         row = int(np.flatnonzero(n_melds > 5)[0])
         raise InvalidCountsError(f"row {row}", row, "more than 5 melds")
     return (counts, np.ascontiguousarray(batch.winning_tile, dtype=np.int8), melds, n_melds,
