@@ -128,7 +128,7 @@ def division_count(entry):
 @kernel(inline="always")
 def division_word(dec, entry, i):
     """Division ``i`` of an entry (module docstring: the division word)."""
-    if (entry >> COUNT_SHIFT) & 7 == 1:
+    if division_count(entry) == 1:
         return entry >> PAYLOAD_SHIFT
     return dec[DATA_AT + (entry >> PAYLOAD_SHIFT) + i]
 
