@@ -77,6 +77,10 @@ def _api_steps(rules: str):
         ("shanten batch", lambda: mjfast.shanten(w.counts, rules=rules, forms=True)),
         ("waits batch", lambda: mjfast.waits(w.counts, rules=rules)),
         ("wait lists", lambda: scoring.score_wait_lists(r)),
+        # enough waits for the multi-threaded pair kernel (the hands job inline, large
+        # score_waits_batch calls)
+        ("wait lists threads", lambda: scoring.score_wait_lists(
+            _generate.random_hands(3000, rules, "ready", seed=2, threads=1))),
         ("score_table", score_table),
     ]
 

@@ -13,7 +13,9 @@ predicate must not reach the engine through here (see :mod:`._cache`).
   ``R_*`` row fields, ``X_*`` header words, :func:`context_for`, :func:`build_context`,
   :func:`new_workspace`, :func:`new_row`, :func:`params_view`, ``ROW_SIZE``;
 - scoring: :func:`score_row` (one hand, any rule set, through the linked symbols) and
-  :func:`score_batch_rows` (the batch loop over it); the one completeness test
+  :func:`score_batch_rows` (the batch loop over it), :func:`score_pairs_rows` (the waits
+  of ready hands, each scored on a discard and a self-draw in one pass) with
+  :func:`meld_tile_counts`; the one completeness test
   (:func:`is_regular`, :func:`maybe_complete`);
 - settlement (:mod:`._settle`): :func:`settle_win`, :func:`settle_win_gross`,
   :func:`settle_flower_win`, :func:`settle_kong`, :func:`settle_kong_gross`, :func:`fee`;
@@ -42,7 +44,8 @@ from ._context import (C_BASE, C_BONUS, C_BONUS_NONDEALER_TSUMO, C_BONUS_STREAK,
 from ._complete import is_regular, maybe_complete
 from ._decompose import KNITTED_PERMS
 from ._jit import as_array, export, external, kernel, ptr, python_function
-from ._score_rows import score_batch_range, score_batch_rows, score_row, score_rows
+from ._score_rows import (meld_tile_counts, score_batch_range, score_batch_rows, score_pairs_range,
+                          score_pairs_rows, score_row, score_rows)
 from ._settle import (fee, settle_flower_win, settle_kong, settle_kong_gross, settle_win,
                       settle_win_gross)
 from ._shanten import (BAD_COUNT, BAD_TILE, BAD_TOTAL, BAD_WAIT_TOTAL, D_LIVE, D_SHANTEN,
@@ -66,7 +69,8 @@ __all__ = [
     "R_COUNTS", "R_DEALER", "R_DISCARDER", "R_EXTRA", "R_FLAGS", "R_FLOWERS", "R_LEGAL",
     "R_MELDS", "R_N_MELDS", "R_PREVALENT", "R_SEAT", "R_STREAK", "R_TABLE_DISCARDS",
     "R_TOTAL", "R_WIN",
-    "score_row", "score_rows", "score_batch_rows", "score_batch_range", "is_regular", "maybe_complete",
+    "score_row", "score_rows", "score_batch_rows", "score_batch_range", "score_pairs_rows",
+    "score_pairs_range", "meld_tile_counts", "is_regular", "maybe_complete",
     "fee", "settle_flower_win", "settle_kong", "settle_kong_gross", "settle_win",
     "settle_win_gross",
     "shanten_tables", "row_scratch", "hand_codes", "replace_code", "load_parts",

@@ -54,6 +54,39 @@ def score_batch_range(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, 
                   out_total, out_legal, out_extra)
 
 
+@kernel(inline="always")
+def _fill_row(row, h, counts, melds, n_melds, flowers, seat, prevalent, dealer, discarder,
+              streak, table_discards, win, flags):
+    """Row ``row`` = hand ``h`` of the batch arrays, with winning tile ``win`` (added to
+    the counts when ``win`` is not the batch's own: see :func:`_pair_blocks`) and
+    ``flags``."""
+    for t in range(34):
+        row[R_COUNTS + t] = counts[h, t]
+    for j in range(5):
+        for k in range(4):
+            row[R_MELDS + 4 * j + k] = melds[h, j, k]
+    row[R_N_MELDS] = n_melds[h]
+    row[R_WIN] = win
+    row[R_FLAGS] = flags
+    row[R_SEAT] = seat[h]
+    row[R_PREVALENT] = prevalent[h]
+    row[R_DEALER] = dealer[h]
+    row[R_DISCARDER] = discarder
+    row[R_STREAK] = streak[h]
+    row[R_TABLE_DISCARDS] = table_discards[h]
+    row[R_FLOWERS] = flowers[h]
+
+
+@kernel(inline="always")
+def _emit(row, fans_row, ncols, h, out_fans, out_total, out_legal, out_extra):
+    """A scored row's outputs into row ``h`` of the output arrays."""
+    out_total[h] = row[R_TOTAL]
+    out_legal[h] = row[R_LEGAL] != 0
+    out_extra[h] = row[R_EXTRA]
+    for f in range(ncols):
+        out_fans[h, f] = fans_row[f]
+
+
 @kernel(error_model="numpy", nrt=False)
 def _range_blocks(lo, hi, ctx, ws, rows, fans, ncols, counts, win, melds, n_melds, flowers,
                   flags, seat, prevalent, dealer, discarder, streak, table_discards, out_fans,
@@ -64,30 +97,11 @@ def _range_blocks(lo, hi, ctx, ws, rows, fans, ncols, counts, win, melds, n_meld
         m = min(BLOCK, hi - b0)
         for i in range(m):
             h = b0 + i
-            row = rows[i]
-            for t in range(34):
-                row[R_COUNTS + t] = counts[h, t]
-            for j in range(5):
-                for k in range(4):
-                    row[R_MELDS + 4 * j + k] = melds[h, j, k]
-            row[R_N_MELDS] = n_melds[h]
-            row[R_WIN] = win[h]
-            row[R_FLAGS] = flags[h]
-            row[R_SEAT] = seat[h]
-            row[R_PREVALENT] = prevalent[h]
-            row[R_DEALER] = dealer[h]
-            row[R_DISCARDER] = discarder[h]
-            row[R_STREAK] = streak[h]
-            row[R_TABLE_DISCARDS] = table_discards[h]
-            row[R_FLOWERS] = flowers[h]
+            _fill_row(rows[i], h, counts, melds, n_melds, flowers, seat, prevalent, dealer,
+                      discarder[h], streak, table_discards, win[h], flags[h])
         score_rows(ctx, ws, rows, m, fans)
         for i in range(m):
-            h = b0 + i
-            out_total[h] = rows[i, R_TOTAL]
-            out_legal[h] = rows[i, R_LEGAL] != 0
-            out_extra[h] = rows[i, R_EXTRA]
-            for f in range(ncols):
-                out_fans[h, f] = fans[i, f]
+            _emit(rows[i], fans[i], ncols, b0 + i, out_fans, out_total, out_legal, out_extra)
 
 
 @kernel(parallel=True, error_model="numpy")
@@ -107,3 +121,89 @@ def score_batch_rows(ctx, counts, win, melds, n_melds, flowers, flags, seat, pre
         score_batch_range(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, seat,
                      prevalent, dealer, discarder, streak, table_discards, out_fans,
                      out_total, out_legal, out_extra)
+
+
+# ---------------------------------------------------------------------------------------
+# the waits of ready hands: each (hand, winning tile) pair scored on a discard and on a
+# self-draw in one pass, straight from the ready hands' arrays
+# ---------------------------------------------------------------------------------------
+@kernel(error_model="numpy", nrt=False)
+def _pair_blocks(lo, hi, ctx, ws, rows, fans, ncols, pair_row, pair_tile, counts, melds,
+                 n_melds, flowers, flags_discard, flags_self, seat, prevalent, dealer,
+                 discarder, self_discarder, streak, table_discards, out_d, tot_d, legal_d,
+                 extra_d, out_s, tot_s, legal_s, extra_s):
+    """Pairs ``lo..hi``: hand ``pair_row[k]`` (a ready hand) completed by ``pair_tile[k]``,
+    two rows a pair (the discard win, then the self-draw: ``self_discarder`` >= 0 keeps
+    the hand's discarder on the self-draw, -1 drops it), scored a block at a time."""
+    half = BLOCK // 2
+    for b0 in range(lo, hi, half):
+        m = min(half, hi - b0)
+        for i in range(m):
+            k = b0 + i
+            h = pair_row[k]
+            t = pair_tile[k]
+            d = discarder[h]
+            _fill_row(rows[2 * i], h, counts, melds, n_melds, flowers, seat, prevalent,
+                      dealer, d, streak, table_discards, t, flags_discard[k])
+            rows[2 * i, R_COUNTS + t] += 1
+            _fill_row(rows[2 * i + 1], h, counts, melds, n_melds, flowers, seat, prevalent,
+                      dealer, d if self_discarder >= 0 else -1, streak, table_discards, t,
+                      flags_self[k])
+            rows[2 * i + 1, R_COUNTS + t] += 1
+        score_rows(ctx, ws, rows, 2 * m, fans)
+        for i in range(m):
+            _emit(rows[2 * i], fans[2 * i], ncols, b0 + i, out_d, tot_d, legal_d, extra_d)
+            _emit(rows[2 * i + 1], fans[2 * i + 1], ncols, b0 + i, out_s, tot_s, legal_s,
+                  extra_s)
+
+
+@kernel(error_model="numpy")
+def score_pairs_range(lo, hi, ctx, pair_row, pair_tile, counts, melds, n_melds, flowers,
+                      flags_discard, flags_self, seat, prevalent, dealer, discarder,
+                      self_discarder, streak, table_discards, out_d, tot_d, legal_d, extra_d,
+                      out_s, tot_s, legal_s, extra_s):
+    """Score the wait pairs ``lo..hi`` both ways (:func:`_pair_blocks`), with scratch."""
+    ncols = ctx[X_NCOLS]
+    ws = np.zeros(ctx[X_WS_LEN], dtype=np.int64)
+    rows = np.zeros((BLOCK, ROW_SIZE), dtype=np.int64)
+    fans = np.zeros((BLOCK, ncols), dtype=np.int64)
+    _pair_blocks(lo, hi, ctx, ws, rows, fans, ncols, pair_row, pair_tile, counts, melds,
+                 n_melds, flowers, flags_discard, flags_self, seat, prevalent, dealer,
+                 discarder, self_discarder, streak, table_discards, out_d, tot_d, legal_d,
+                 extra_d, out_s, tot_s, legal_s, extra_s)
+
+
+@kernel(parallel=True, error_model="numpy")
+def score_pairs_rows(ctx, pair_row, pair_tile, counts, melds, n_melds, flowers, flags_discard,
+                     flags_self, seat, prevalent, dealer, discarder, self_discarder, streak,
+                     table_discards, out_d, tot_d, legal_d, extra_d, out_s, tot_s, legal_s,
+                     extra_s, chunk):
+    """:func:`score_pairs_range` over every pair, chunks of ``chunk`` pairs in parallel."""
+    n = pair_row.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        lo = ci * chunk
+        hi = min(n, lo + chunk)
+        score_pairs_range(lo, hi, ctx, pair_row, pair_tile, counts, melds, n_melds, flowers,
+                          flags_discard, flags_self, seat, prevalent, dealer, discarder,
+                          self_discarder, streak, table_discards, out_d, tot_d, legal_d,
+                          extra_d, out_s, tot_s, legal_s, extra_s)
+
+
+@kernel(error_model="numpy", nrt=False)
+def meld_tile_counts(melds, n_melds, out):
+    """``out`` (N, 34) int16: the tiles of each hand's called melds (a chow's three
+    tiles, a pung's three copies, a kong's four); a tile outside 0..33 counts nowhere
+    (the scorer reports such a meld)."""
+    for h in range(melds.shape[0]):
+        for t in range(34):
+            out[h, t] = 0
+        for j in range(min(n_melds[h], melds.shape[1])):
+            kind = melds[h, j, 0]
+            tile = melds[h, j, 1]
+            if kind == 0:
+                for d in range(3):
+                    if tile >= 0 and tile + d < 34:
+                        out[h, tile + d] += 1
+            elif tile >= 0 and tile < 34:
+                out[h, tile] += 3 if kind == 1 else 4

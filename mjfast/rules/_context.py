@@ -67,10 +67,17 @@ def _looks_like_path(text: str) -> bool:
 
 def bundled_variants(rules: str) -> list[str]:
     """The names of the variant files shipped for ``rules`` (``mcr``: botzone, seed)."""
-    name = get_rules(rules).name
+    return list(_bundled(get_rules(rules).name))
+
+
+@functools.lru_cache(maxsize=None)
+def _bundled(name: str) -> tuple[str, ...]:
+    """:func:`bundled_variants`, the package folder listed once per process (every call
+    that names a variant asks; a listing was most of a small batch's cost)."""
     if name in BUILTIN_VARIANT:           # two_player is itself the variant of tuidaohu
-        return []
-    return [v for v in available_variants(BASE_FILE[name]) if v not in BUILTIN_VARIANT.values()]
+        return ()
+    return tuple(v for v in available_variants(BASE_FILE[name])
+                 if v not in BUILTIN_VARIANT.values())
 
 
 def variant_key(rules: str | RuleSet, variant: str | os.PathLike | None) -> str | None:

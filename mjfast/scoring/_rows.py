@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import X_NCOLS, score_batch_range, score_batch_rows
+from ..kernels import X_NCOLS, score_batch_range, score_batch_rows, score_pairs_range, score_pairs_rows
 
 # the batch arrays in the dtypes HandBatch documents: one compiled version of the loop
 _DTYPES = (("counts", np.uint8), ("winning_tile", np.int8), ("melds", np.int8),
@@ -42,3 +42,34 @@ def run_batch(batch, ctx: np.ndarray):
     elif n:
         score_batch_range(0, n, ctx, *arrays, fans, totals, legal, extra)
     return fans, totals, legal, extra
+
+
+def run_pairs(batch, pair_row: np.ndarray, pair_tile: np.ndarray, flags_discard: np.ndarray,
+              flags_self: np.ndarray, keep_discarder: bool, ctx: np.ndarray):
+    """Score the ready hands of ``batch`` completed by their waits: pair ``k`` is hand
+    ``pair_row[k]`` with winning tile ``pair_tile[k]``, scored once as a discard win
+    (``flags_discard[k]``) and once as a self-draw (``flags_self[k]``; the hand's discarder
+    kept only when ``keep_discarder``), in one compiled pass over the batch's own arrays.
+    Returns ``(discard, self_drawn)``, each as :func:`run_batch` returns."""
+    n = len(batch)
+    k = len(pair_row)
+    arrays = [np.ascontiguousarray(getattr(batch, name), dtype=dt) for name, dt in _DTYPES]
+    arrays[2] = arrays[2].reshape(n, 5, 4)
+    counts, _win, melds, n_melds, flowers, _flags, seat, prevalent, dealer, discarder, streak, \
+        table_discards = arrays
+    ncols = int(ctx[X_NCOLS])
+    outs = []
+    for _ in range(2):
+        outs += [np.empty((k, ncols), dtype=np.int16), np.empty(k, dtype=np.int32),
+                 np.empty(k, dtype=np.bool_), np.empty(k, dtype=np.int32)]
+    args = (np.ascontiguousarray(pair_row, dtype=np.int64),
+            np.ascontiguousarray(pair_tile, dtype=np.int64), counts, melds, n_melds, flowers,
+            np.ascontiguousarray(flags_discard, dtype=np.uint16),
+            np.ascontiguousarray(flags_self, dtype=np.uint16), seat, prevalent, dealer,
+            discarder, 1 if keep_discarder else -1, streak, table_discards, *outs)
+    import numba
+    if k >= SERIAL_BELOW // 2 and numba.get_num_threads() > 1:
+        score_pairs_rows(ctx, *args, _chunk(k))
+    elif k:
+        score_pairs_range(0, k, ctx, *args)
+    return tuple(outs[:4]), tuple(outs[4:])

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..hand import FOURTH_TILE, KONG_REPLACEMENT, ROBBING_KONG, SELF_DRAWN
-from ._rows import run_batch
+from ._rows import run_pairs
 
 
 @dataclass
@@ -41,19 +41,10 @@ def take_rows(batch, idx: np.ndarray):
 
 def meld_counts(batch) -> np.ndarray:
     """(N, 34) int16: the tiles of each hand's called melds (a kong counts four)."""
-    n = len(batch)
-    out = np.zeros((n, 34), dtype=np.int16)
-    nm = np.asarray(batch.n_melds)
-    for j in range(batch.melds.shape[1]):
-        r = np.flatnonzero(nm > j)          # a row appears once per slot: no add.at needed
-        if not r.size:
-            break
-        kind = batch.melds[r, j, 0]
-        tile = batch.melds[r, j, 1].astype(np.intp)
-        chow = kind == 0
-        for d in range(3):
-            out[r[chow], tile[chow] + d] += 1
-        out[r[~chow], tile[~chow]] += np.where(kind[~chow] == 1, 3, 4).astype(np.int16)
+    from ..kernels import meld_tile_counts
+    out = np.empty((len(batch), 34), dtype=np.int16)
+    melds = np.ascontiguousarray(batch.melds, dtype=np.int8).reshape(len(batch), -1, 4)
+    meld_tile_counts(melds, np.ascontiguousarray(batch.n_melds, dtype=np.uint8), out)
     return out
 
 
@@ -88,21 +79,13 @@ def wait_pairs(batch, ctx: np.ndarray, visible: np.ndarray | None = None,
     r, t = np.nonzero(np.asarray(w.mask, dtype=bool) & ready[:, None] & (held < 4))
     vis = np.zeros((n, 34), dtype=np.int16) if visible is None else np.asarray(visible, np.int16)
     live = np.maximum(4 - held - vis, 0).astype(np.int16)
-    pb = take_rows(batch, r)
-    pb.counts[np.arange(r.size), t] += 1
-    pb.winning_tile[:] = t
     flags_of, drop_discarder = WAIT_FLAGS[batch.rules]
     fourth = np.zeros(r.size, dtype=np.uint16)
     if visible is not None:
         fourth = np.where((vis[r, t] + mc[r, t] >= 3) & (counts[r, t] == 0),
                           np.uint16(FOURTH_TILE), np.uint16(0)).astype(np.uint16)
     fl_d, fl_s = flags_of(np.asarray(batch.flags, np.uint16)[r], fourth)
-    pb.flags = fl_d
-    discard = run_batch(pb, ctx)
-    pb.flags = fl_s
-    if drop_discarder:
-        pb.discarder = np.full(r.size, -1, dtype=np.int8)
-    self_drawn = run_batch(pb, ctx)
+    discard, self_drawn = run_pairs(batch, r, t, fl_d, fl_s, not drop_discarder, ctx)
     if not (np.all(discard[1] >= 0) and np.all(self_drawn[1] >= 0)):
         raise RuntimeError("a winning tile from the shanten tables does not complete the "
                            "hand for the scorer (a bug)")
