@@ -57,7 +57,9 @@ def test_pairs_match_the_batch_path(rules, with_visible):
 
 
 def test_pairs_many_threads_match_one():
-    """The parallel pair kernel (enough pairs for it) gives the serial kernel's values."""
+    """The parallel pair kernel (enough pairs for it) gives the serial kernel's values and
+    the plain batch path's (MCR: the self-draw read back from the discard win's memo,
+    ``FLAG_SAME_HAND``, on every form of the generator's mix)."""
     import numba
     b = mjfast.random_hands(3000, "mcr", "ready", seed=3)
     ctx = context_of(rule_context("mcr", None).profile)
@@ -68,9 +70,11 @@ def test_pairs_many_threads_match_one():
         one = wait_pairs(b, ctx, None)
     finally:
         numba.set_num_threads(old)
-    for a, c in ((many.discard, one.discard), (many.self_drawn, one.self_drawn)):
-        for g, w in zip(a, c):
-            np.testing.assert_array_equal(g, w)
+    want_d, want_s = _oracle(b, ctx, one.row, one.tile, None)
+    for a, c, w in ((many.discard, one.discard, want_d), (many.self_drawn, one.self_drawn, want_s)):
+        for g, o, x in zip(a, c, w):
+            np.testing.assert_array_equal(g, o)
+            np.testing.assert_array_equal(o, x)
 
 
 def test_meld_tile_counts():

@@ -134,6 +134,12 @@ R_TOTAL = 64
 R_LEGAL = 65
 R_EXTRA = 66
 ROW_SIZE = 68
+# a bit of R_FLAGS above the hand's own flags (mjfast.hand): the row holds the same tiles,
+# melds, winning tile and seats as the row the same workspace scored just before it, with
+# other flags (the waits of a ready hand: the discard win, then the self-draw). The MCR
+# scorer then reads what depends only on the tiles (the divisions, the hand's traits, the
+# waits) from what that row left in the workspace. Set only by kernels._score_rows.
+FLAG_SAME_HAND = 1 << 16
 
 
 # ---------------------------------------------------------------------------------------

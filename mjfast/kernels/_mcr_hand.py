@@ -33,7 +33,7 @@ from ._mcr_fans import (
     _two_pungs_fan, _wait_shape, _wind_pung)
 from ._mcr_waits import _fast_waits
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
-from ._context import (R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS,
+from ._context import (FLAG_SAME_HAND, R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS,
                        R_PREVALENT,
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
                        W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_DEC_LEN, X_FIELDS, X_NCOLS,
@@ -157,7 +157,12 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     whole would double the scorer's compile time for about a tenth of a hand.
     Writes fan counts into ft_best (int64[N_FANS], flowers not included) and returns the
     total without flowers, or -1 when the hand is not complete (ft_best is then
-    undefined; every path that returns a total has written all of it)."""
+    undefined; every path that returns a total has written all of it).
+
+    ``fl`` with ``FLAG_SAME_HAND`` (:mod:`._context`): the previous call on this workspace
+    scored the same hand with other flags; what depends only on the tiles is read back
+    from the memo it left (``sc[14, 120:128]``: the standing-tile counts, the regular
+    divisions, the hand's traits, the waits) rather than computed again."""
     # the views of the context and the workspace, written out (the layouts of
     # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
     # inlined view function is a Numba inlining pass over this large function at
@@ -175,40 +180,60 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     heaven_no_waits = ints[I_HEAVEN] != 0
     # a pung of the seat wind that is also the prevalent wind: one account-once deduction
     wind_skip = SEAT_WIND if (seat == prevalent and ints[I_WIND_ONCE] != 0) else 0
+    # ---- the memo of the previous call (FLAG_SAME_HAND) ----------------------------------
+    # memo[0..3]: n_st, fixed_melded, n_fixed_kongs, any_kong (st, tc, meld_cnt stay in
+    # work[0..2]); memo[4]: the regular divisions' count (divbuf), memo[5]: the hand
+    # traits' count (hf, hf_ids), memo[6]: the wait count (work[7]); -1 = not computed
+    memo = sc[14, 120:128]
+    same = (fl & FLAG_SAME_HAND) != 0
+    fl = fl & ~FLAG_SAME_HAND
     # ---- standing tiles (without the winning tile), tiles of the fixed melds ------------
     st = work[0]
     tc = work[1]      # every tile of the hand, kongs as 4
     meld_cnt = work[2]  # copies in fixed melds (kongs as 4)
-    n_st = -1
-    for t in range(34):
-        v = c[t]
-        st[t] = v
-        tc[t] = v
-        meld_cnt[t] = 0
-        n_st += v
-    st[win] -= 1
-    fixed_melded = 0
-    n_fixed_kongs = 0
-    any_kong = False
-    for j in range(nm):
-        kind = melds[j, 0]
-        tile = melds[j, 1]
-        if kind == 0:
-            for d in range(3):
-                tc[tile + d] += 1
-                meld_cnt[tile + d] += 1
-            fixed_melded += 1
-        elif kind == 1:
-            tc[tile] += 3
-            meld_cnt[tile] += 3
-            fixed_melded += 1
-        else:
-            tc[tile] += 4
-            meld_cnt[tile] += 4
-            n_fixed_kongs += 1
-            any_kong = True
-            if not (melds[j, 2] & 1):
+    if same:
+        n_st = memo[0]
+        fixed_melded = memo[1]
+        n_fixed_kongs = memo[2]
+        any_kong = memo[3] != 0
+    else:
+        n_st = -1
+        for t in range(34):
+            v = c[t]
+            st[t] = v
+            tc[t] = v
+            meld_cnt[t] = 0
+            n_st += v
+        st[win] -= 1
+        fixed_melded = 0
+        n_fixed_kongs = 0
+        any_kong = False
+        for j in range(nm):
+            kind = melds[j, 0]
+            tile = melds[j, 1]
+            if kind == 0:
+                for d in range(3):
+                    tc[tile + d] += 1
+                    meld_cnt[tile + d] += 1
                 fixed_melded += 1
+            elif kind == 1:
+                tc[tile] += 3
+                meld_cnt[tile] += 3
+                fixed_melded += 1
+            else:
+                tc[tile] += 4
+                meld_cnt[tile] += 4
+                n_fixed_kongs += 1
+                any_kong = True
+                if not (melds[j, 2] & 1):
+                    fixed_melded += 1
+        memo[0] = n_st
+        memo[1] = fixed_melded
+        memo[2] = n_fixed_kongs
+        memo[3] = 1 if any_kong else 0
+        memo[4] = -1
+        memo[5] = -1
+        memo[6] = -1
     # ---- winning flags ----------------------------------------------------------------
     wf = 0
     if fl & F_SELF_DRAWN:
@@ -241,6 +266,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     held = 0
     odd = 0
     multi = 0
+    knitted_tried = False     # the knitted-straight search wrote divbuf
     if nm <= 1:
         for t in range(34):
             v = c[t]
@@ -253,6 +279,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                 perm = p
                 break
         if perm >= 0:
+            knitted_tried = True
             rest = work[4]
             for t in range(34):
                 rest[t] = c[t]
@@ -408,10 +435,15 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             if not special_seven_pairs:
                 return best
     # ---- regular divisions -----------------------------------------------------------------
-    nd = _regular_divisions(c, divbuf, dscr, dec)
+    if same and memo[4] >= 0:
+        nd = memo[4]
+    else:
+        nd = _regular_divisions(c, divbuf, dscr, dec)
+        # (the same hand's next call writes divbuf in the knitted search again)
+        memo[4] = -1 if knitted_tried else nd
     if nd == 0:
         return best
-    wait_cnt = -1
+    wait_cnt = memo[6] if same else -1
     waits = work[7]
     pk_kind = sc[0]
     pk_code = sc[1]
@@ -430,6 +462,9 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     hf_ids = sc[14, 16:120]
     hand_done = False
     nhf = 0
+    if same and memo[5] >= 0:
+        hand_done = True
+        nhf = memo[5]
     ftbuf = work_fans[:nd]
     heaven = (wf & W_HEAVEN) != 0
     for d in range(nd):
@@ -618,6 +653,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                     hf_ids[nhf] = f
                     nhf += 1
             hand_done = True
+            memo[5] = nhf
         for k in range(nhf):
             ft[hf_ids[k]] += hf[hf_ids[k]]
         # a division that places the winning tile in its pair or in a concealed chow
@@ -639,6 +675,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                     if npairs == 6 and n_st == 13 and single >= 0 and not waits[single]:
                         waits[single] = True
                         wait_cnt += 1
+                memo[6] = wait_cnt
             if wait_cnt > 0:
                 _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_mel, nm, npk, win_code)
         for i in range(npg):

@@ -10,7 +10,7 @@ import numpy as np
 from numba import prange
 
 from ..rules import CODE_MCR, CODE_TAIWAN
-from ._context import (R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
+from ._context import (FLAG_SAME_HAND, R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
                        R_MELDS, R_N_MELDS, R_PREVALENT, R_SEAT, R_STREAK, R_TABLE_DISCARDS,
                        R_TOTAL, R_WIN, ROW_SIZE, X_CODE, X_NCOLS, X_WS_LEN)
 from ._jit import kernel, ptr
@@ -134,8 +134,11 @@ def _pair_blocks(lo, hi, ctx, ws, rows, fans, ncols, pair_row, pair_tile, counts
                  extra_d, out_s, tot_s, legal_s, extra_s):
     """Pairs ``lo..hi``: hand ``pair_row[k]`` (a ready hand) completed by ``pair_tile[k]``,
     two rows a pair (the discard win, then the self-draw: ``self_discarder`` >= 0 keeps
-    the hand's discarder on the self-draw, -1 drops it), scored a block at a time."""
+    the hand's discarder on the self-draw, -1 drops it), scored a block at a time. The
+    MCR scorer is told that the self-draw's row is the hand it has just scored
+    (``FLAG_SAME_HAND``): it reads the divisions, traits and waits back."""
     half = BLOCK // 2
+    same = FLAG_SAME_HAND if ctx[X_CODE] == CODE_MCR else 0
     for b0 in range(lo, hi, half):
         m = min(half, hi - b0)
         for i in range(m):
@@ -148,7 +151,7 @@ def _pair_blocks(lo, hi, ctx, ws, rows, fans, ncols, pair_row, pair_tile, counts
             rows[2 * i, R_COUNTS + t] += 1
             _fill_row(rows[2 * i + 1], h, counts, melds, n_melds, flowers, seat, prevalent,
                       dealer, d if self_discarder >= 0 else -1, streak, table_discards, t,
-                      flags_self[k])
+                      flags_self[k] | same)
             rows[2 * i + 1, R_COUNTS + t] += 1
         score_rows(ctx, ws, rows, 2 * m, fans)
         for i in range(m):
