@@ -44,8 +44,8 @@ from ._context import (C_BASE, C_BONUS, C_BONUS_NONDEALER_TSUMO, C_BONUS_STREAK,
 from ._complete import is_regular, maybe_complete
 from ._decompose import KNITTED_PERMS
 from ._jit import as_array, export, external, kernel, ptr, python_function
-from ._score_rows import (meld_tile_counts, score_batch_range, score_batch_rows, score_pairs_range,
-                          score_pairs_rows, score_row, score_rows)
+from ._score_rows import (meld_tile_counts, score_batch_range, score_batch_rows,
+                          score_pairs_range, score_pairs_rows, score_row, score_rows)
 from ._settle import (fee, settle_flower_win, settle_kong, settle_kong_gross, settle_win,
                       settle_win_gross)
 from ._shanten import (BAD_COUNT, BAD_TILE, BAD_TOTAL, BAD_WAIT_TOTAL, D_LIVE, D_SHANTEN,

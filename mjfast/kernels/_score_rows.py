@@ -10,9 +10,9 @@ import numpy as np
 from numba import prange
 
 from ..rules import CODE_MCR, CODE_TAIWAN
-from ._context import (FLAG_SAME_HAND, R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
-                       R_MELDS, R_N_MELDS, R_PREVALENT, R_SEAT, R_STREAK, R_TABLE_DISCARDS,
-                       R_TOTAL, R_WIN, ROW_SIZE, X_CODE, X_NCOLS, X_WS_LEN)
+from ._context import (FLAG_SAME_HAND, R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS,
+                       R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS, R_PREVALENT, R_SEAT, R_STREAK,
+                       R_TABLE_DISCARDS, R_TOTAL, R_WIN, ROW_SIZE, X_CODE, X_NCOLS, X_WS_LEN)
 from ._jit import kernel, ptr
 from ._symbols import score_mcr, score_taiwan, score_tuidaohu
 
@@ -57,9 +57,9 @@ def score_batch_range(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, 
 @kernel(inline="always")
 def _fill_row(row, h, counts, melds, n_melds, flowers, seat, prevalent, dealer, discarder,
               streak, table_discards, win, flags):
-    """Row ``row`` = hand ``h`` of the batch arrays, with winning tile ``win`` (added to
-    the counts when ``win`` is not the batch's own: see :func:`_pair_blocks`) and
-    ``flags``."""
+    """Row ``row`` = hand ``h`` of the batch arrays, with winning tile ``win``, discarder
+    ``discarder`` and ``flags`` (the pair kernel adds the winning tile to the counts
+    itself: its hands are ready hands)."""
     for t in range(34):
         row[R_COUNTS + t] = counts[h, t]
     for j in range(5):

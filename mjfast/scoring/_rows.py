@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import X_NCOLS, score_batch_range, score_batch_rows, score_pairs_range, score_pairs_rows
+from ..kernels import (X_NCOLS, score_batch_range, score_batch_rows, score_pairs_range,
+                       score_pairs_rows)
 
 # the batch arrays in the dtypes HandBatch documents: one compiled version of the loop
 _DTYPES = (("counts", np.uint8), ("winning_tile", np.int8), ("melds", np.int8),
