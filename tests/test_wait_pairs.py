@@ -8,31 +8,24 @@ import numpy as np
 import pytest
 
 import mjfast
-from mjfast.hand import FOURTH_TILE
 from mjfast.kernels import context_of, meld_tile_counts
 from mjfast.rules import rule_context
 from mjfast.scoring import meld_counts, take_rows, wait_pairs
 from mjfast.scoring._rows import run_batch
-from mjfast.scoring._waits import WAIT_FLAGS
+from mjfast.scoring._waits import pair_flags
 
 
 def _oracle(batch, ctx, r, t, visible):
-    """The pairs scored through ``run_batch`` on a batch of completed hands."""
-    counts = np.asarray(batch.counts)
-    mc = meld_counts(batch)
-    flags_of, drop_discarder = WAIT_FLAGS[batch.rules]
-    fourth = np.zeros(r.size, dtype=np.uint16)
-    if visible is not None:
-        fourth = np.where((visible[r, t] + mc[r, t] >= 3) & (counts[r, t] == 0),
-                          np.uint16(FOURTH_TILE), np.uint16(0)).astype(np.uint16)
-    fl_d, fl_s = flags_of(np.asarray(batch.flags, np.uint16)[r], fourth)
+    """The pairs scored through ``run_batch`` on a batch of completed hands (the same
+    flags as the pair kernel gets: what is under test is the kernel, not the flags)."""
+    fl_d, fl_s, keep_discarder = pair_flags(batch, r, t, meld_counts(batch), visible)
     pb = take_rows(batch, r)
     pb.counts[np.arange(r.size), t] += 1
     pb.winning_tile[:] = t
     pb.flags = fl_d
     discard = run_batch(pb, ctx)
     pb.flags = fl_s
-    if drop_discarder:
+    if not keep_discarder:
         pb.discarder = np.full(r.size, -1, dtype=np.int8)
     return discard, run_batch(pb, ctx)
 
@@ -81,7 +74,8 @@ def test_meld_tile_counts():
     b = mjfast.random_hands(400, "mcr", "complete", seed=4)
     melds = np.ascontiguousarray(b.melds, dtype=np.int8).reshape(len(b), -1, 4).copy()
     n_melds = np.asarray(b.n_melds, dtype=np.uint8).copy()
-    # a chow on 8s and a pung of tile 40: tiles outside 0..33 count nowhere
+    # a chow from tile 32 (two of its tiles past the last) and a pung of tile 40: tiles
+    # outside 0..33 count nowhere
     melds[0, 0] = (0, 32, 0, 0)
     melds[1, 0] = (1, 40, 0, 0)
     n_melds[:2] = np.maximum(n_melds[:2], 1)

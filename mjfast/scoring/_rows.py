@@ -26,23 +26,37 @@ def _chunk(n: int) -> int:
     return max(256, -(-n // (4 * numba.get_num_threads())))
 
 
+def _arrays(batch) -> list[np.ndarray]:
+    """The batch's arrays in the dtypes of ``_DTYPES`` (melds as (N, 5, 4))."""
+    arrays = [np.ascontiguousarray(getattr(batch, name), dtype=dt) for name, dt in _DTYPES]
+    arrays[2] = arrays[2].reshape(len(batch), 5, 4)
+    return arrays
+
+
+def _outputs(n: int, ctx: np.ndarray) -> list[np.ndarray]:
+    """(fan_counts (n, n_cols) int16, totals int32, legal bool, extra int32), unfilled:
+    the kernels write every row's outputs (no zeroing pass first)."""
+    return [np.empty((n, int(ctx[X_NCOLS])), dtype=np.int16), np.empty(n, dtype=np.int32),
+            np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.int32)]
+
+
+def _threaded(rows: int) -> bool:
+    """Whether ``rows`` rows go to the parallel kernel (else the calling thread)."""
+    import numba
+    return rows >= SERIAL_BELOW and numba.get_num_threads() > 1
+
+
 def run_batch(batch, ctx: np.ndarray):
     """Score every row of ``batch`` with context ``ctx``: ``(fan_counts (N, n_cols) int16,
     totals int32 (-1 = not complete), legal bool, extra int32)``."""
     n = len(batch)
-    arrays = [np.ascontiguousarray(getattr(batch, name), dtype=dt) for name, dt in _DTYPES]
-    arrays[2] = arrays[2].reshape(n, 5, 4)
-    # every row's outputs are written by the kernel: no zeroing pass first
-    fans = np.empty((n, int(ctx[X_NCOLS])), dtype=np.int16)
-    totals = np.empty(n, dtype=np.int32)
-    legal = np.empty(n, dtype=np.bool_)
-    extra = np.empty(n, dtype=np.int32)
-    import numba
-    if n >= SERIAL_BELOW and numba.get_num_threads() > 1:
-        score_batch_rows(ctx, *arrays, fans, totals, legal, extra, _chunk(n))
+    arrays = _arrays(batch)
+    out = _outputs(n, ctx)
+    if _threaded(n):
+        score_batch_rows(ctx, *arrays, *out, _chunk(n))
     elif n:
-        score_batch_range(0, n, ctx, *arrays, fans, totals, legal, extra)
-    return fans, totals, legal, extra
+        score_batch_range(0, n, ctx, *arrays, *out)
+    return tuple(out)
 
 
 def run_pairs(batch, pair_row: np.ndarray, pair_tile: np.ndarray, flags_discard: np.ndarray,
@@ -52,25 +66,18 @@ def run_pairs(batch, pair_row: np.ndarray, pair_tile: np.ndarray, flags_discard:
     (``flags_discard[k]``) and once as a self-draw (``flags_self[k]``; the hand's discarder
     kept only when ``keep_discarder``), in one compiled pass over the batch's own arrays.
     Returns ``(discard, self_drawn)``, each as :func:`run_batch` returns."""
-    n = len(batch)
     k = len(pair_row)
-    arrays = [np.ascontiguousarray(getattr(batch, name), dtype=dt) for name, dt in _DTYPES]
-    arrays[2] = arrays[2].reshape(n, 5, 4)
     counts, _win, melds, n_melds, flowers, _flags, seat, prevalent, dealer, discarder, streak, \
-        table_discards = arrays
-    ncols = int(ctx[X_NCOLS])
-    outs = []
-    for _ in range(2):
-        outs += [np.empty((k, ncols), dtype=np.int16), np.empty(k, dtype=np.int32),
-                 np.empty(k, dtype=np.bool_), np.empty(k, dtype=np.int32)]
+        table_discards = _arrays(batch)
+    discard, self_drawn = _outputs(k, ctx), _outputs(k, ctx)
     args = (np.ascontiguousarray(pair_row, dtype=np.int64),
             np.ascontiguousarray(pair_tile, dtype=np.int64), counts, melds, n_melds, flowers,
             np.ascontiguousarray(flags_discard, dtype=np.uint16),
             np.ascontiguousarray(flags_self, dtype=np.uint16), seat, prevalent, dealer,
-            discarder, 1 if keep_discarder else -1, streak, table_discards, *outs)
-    import numba
-    if k >= SERIAL_BELOW // 2 and numba.get_num_threads() > 1:
+            discarder, 1 if keep_discarder else -1, streak, table_discards, *discard,
+            *self_drawn)
+    if _threaded(2 * k):                      # two rows a pair
         score_pairs_rows(ctx, *args, _chunk(k))
     elif k:
         score_pairs_range(0, k, ctx, *args)
-    return tuple(outs[:4]), tuple(outs[4:])
+    return tuple(discard), tuple(self_drawn)

@@ -65,6 +65,22 @@ WAIT_FLAGS = {"mcr": (_flags_mcr, False), "taiwan": (_flags_plain, True),
               "tuidaohu": (_flags_plain, False), "two_player": (_flags_plain, False)}
 
 
+def pair_flags(batch, r: np.ndarray, t: np.ndarray, mc: np.ndarray,
+               visible: np.ndarray | None):
+    """The flags of each (hand ``r[k]``, winning tile ``t[k]``) pair on a discard and on a
+    self-draw (:data:`WAIT_FLAGS`; with ``visible``, 和绝张 when the three other copies are
+    in sight: visible or in the hand's melds, none held), and whether the self-draw keeps
+    the discarder. ``mc``: :func:`meld_counts` of the batch."""
+    flags_of, drop_discarder = WAIT_FLAGS[batch.rules]
+    fourth = np.zeros(r.size, dtype=np.uint16)
+    if visible is not None:
+        vis = np.asarray(visible, np.int16)
+        fourth = np.where((vis[r, t] + mc[r, t] >= 3) & (np.asarray(batch.counts)[r, t] == 0),
+                          np.uint16(FOURTH_TILE), np.uint16(0)).astype(np.uint16)
+    fl_d, fl_s = flags_of(np.asarray(batch.flags, np.uint16)[r], fourth)
+    return fl_d, fl_s, not drop_discarder
+
+
 def wait_pairs(batch, ctx: np.ndarray, visible: np.ndarray | None = None,
                threads: int | None = None) -> WaitPairs:
     """Score every wait of the ready hands in ``batch`` (rows that are not ready have
@@ -79,13 +95,8 @@ def wait_pairs(batch, ctx: np.ndarray, visible: np.ndarray | None = None,
     r, t = np.nonzero(np.asarray(w.mask, dtype=bool) & ready[:, None] & (held < 4))
     vis = np.zeros((n, 34), dtype=np.int16) if visible is None else np.asarray(visible, np.int16)
     live = np.maximum(4 - held - vis, 0).astype(np.int16)
-    flags_of, drop_discarder = WAIT_FLAGS[batch.rules]
-    fourth = np.zeros(r.size, dtype=np.uint16)
-    if visible is not None:
-        fourth = np.where((vis[r, t] + mc[r, t] >= 3) & (counts[r, t] == 0),
-                          np.uint16(FOURTH_TILE), np.uint16(0)).astype(np.uint16)
-    fl_d, fl_s = flags_of(np.asarray(batch.flags, np.uint16)[r], fourth)
-    discard, self_drawn = run_pairs(batch, r, t, fl_d, fl_s, not drop_discarder, ctx)
+    fl_d, fl_s, keep_discarder = pair_flags(batch, r, t, mc, visible)
+    discard, self_drawn = run_pairs(batch, r, t, fl_d, fl_s, keep_discarder, ctx)
     if not (np.all(discard[1] >= 0) and np.all(self_drawn[1] >= 0)):
         raise RuntimeError("a winning tile from the shanten tables does not complete the "
                            "hand for the scorer (a bug)")
