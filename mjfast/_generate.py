@@ -17,7 +17,6 @@ import numpy as np
 from ._threads import resolve as _resolve_threads
 from .errors import ArgumentError, RuleSetError
 from .hand import HandBatch
-from .kernels import _generate as _k
 from .rules.registry import (FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT, FORM_SEVEN_PAIRS,
                              FORM_SEVEN_PAIRS_TRIPLET, FORM_THIRTEEN_ORPHANS, get_rules)
 
@@ -52,6 +51,7 @@ _NINE_GATES_RULES = ("mcr",)      # the nine-gates shape is a fan only in MCR
 
 
 def _params(rs, kind: str, melds: int | None, special: float | None):
+    from .kernels import _generate as _k
     mix = dict(MIXES[rs.name])
     for name, form in _FORM_OF.items():
         if form not in rs.forms:
@@ -141,6 +141,7 @@ def random_hands(n: int, rules: str = "mcr", kind: str = "complete", seed: int =
             raise ArgumentError(repr(special), None, "special must be a probability in 0..1")
         special = float(special)
     threads = _resolve_threads(threads)
+    from .kernels import _generate as _k     # (the mix above is data: no kernels to read it)
     b = HandBatch.empty(n, rs.name)
     if kind == "wall":
         size = rs.hand_size if tiles is None else tiles

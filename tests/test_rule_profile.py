@@ -72,6 +72,8 @@ def test_policies_are_enums():
     ("mcr", "[rows.4]\nbonus = 3\n"),                                # unknown row field
     ("taiwan", "[rows.7]\nexcludes = []\n"),                         # contradicts a decision
     ("mcr", "[rows.12]\nkey = 'other'\n"),                           # keys are code's
+    ("mcr", "[rows.54]\npoints = -1\n"),                             # values are 0..2**20
+    ("tuidaohu", "[rows.8]\npoints = 1048577\n"),
 ])
 def test_edits_the_scorer_cannot_honour_are_typed_errors(tmp_path, rules, text):
     with pytest.raises(RuleSetError):
@@ -177,3 +179,20 @@ def test_mcr_predicates_found_by_key():
         for name in _mcr_fans.DECIDED_BY[key].split(" (")[0].split(" / "):
             if name != "the drivers":
                 assert hasattr(_mcr_fans, name) or hasattr(_mcr_hand, name), (key, name)
+
+
+def test_totals_are_counts_times_values_up_to_the_largest_value(tmp_path):
+    """The scorers multiply in 32-bit lanes: totals stay the fan counts times the values
+    at the largest value a rule file may hold (MAX_POINTS)."""
+    from mjfast import random_hands, score_batch
+    from mjfast.rules._table import MAX_POINTS
+    big = _variant(tmp_path, "mcr", f"[rows.54]\npoints = {MAX_POINTS}\n"
+                                    "[rows.69]\npoints = 1000003\n[rows.49]\npoints = 0\n")
+    batch = random_hands(3000, "mcr", "complete", seed=3)
+    for variant in (None, big):
+        sc = score_batch(batch, variant=variant, threads=1)
+        points = get_profile("mcr", variant).kernel_args()[1]
+        counts = sc.fan_counts.astype(np.int64)
+        assert (sc.totals >= 0).all()
+        assert (counts @ points[:counts.shape[1]] == sc.totals).all()
+    assert (counts[:, 54] > 0).any() and (counts[:, 69] > 0).any()

@@ -14,12 +14,16 @@ A hand's raw fan counts ``ft`` (indexed by fan id) become the counts that score:
 
 The arrays come from :func:`mjfast.rules._profile.get_profile` (any number of fans).
 Only the fans that exclude something (``excluders``, in ``topo`` order) need a visit:
-one pass over them, in order, is the topological walk. (A presence bit mask over every
-column walked lowest bit first, or the walk over every column, measured 1.3-3 times
-slower here: most fans exclude nothing and most hands hold only a few fans.)
+one pass over them, in order, is the topological walk. With at most 64 of them (MCR 45,
+Taiwan 11, Tuidaohu 3) the pass first gathers which ones the hand holds into one word,
+branch-free, and visits only those, lowest bit first (a test per excluder mispredicted
+often: which fans a hand holds is not predictable). A presence mask over every column,
+or a walk over every column, measured 1.3-3 times slower: most fans exclude nothing.
 """
 from __future__ import annotations
 
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._context import profile_views
 from ._jit import kernel, python_function
@@ -30,11 +34,27 @@ def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, of
     """Apply the exclusion graph and the deductions to ``ft`` in place (module docstring)."""
     for i in range(off.shape[0]):
         ft[off[i]] = 0
-    for i in range(excluders.shape[0]):
-        f = excluders[i]
-        if ft[f] > 0:
-            for j in range(1, excl[f, 0] + 1):
-                ft[excl[f, j]] = 0
+    nex = excluders.shape[0]
+    if nex <= 64:
+        # which excluders the hand holds, one bit each (branch-free: which fans a hand
+        # holds is unpredictable), then a visit of those only, in topo order (bit order);
+        # a fan an earlier one excluded is 0 by then and excludes nothing
+        held = np.uint64(0)
+        for i in range(nex):
+            held |= np.uint64(ft[np.uint64(excluders[i])] > 0) << np.uint64(i)
+        while held != 0:
+            i = trailing_zeros(held)
+            held &= held - np.uint64(1)
+            f = np.uint64(excluders[i])
+            if ft[f] > 0:
+                for j in range(1, excl[f, 0] + 1):
+                    ft[excl[f, j]] = 0
+    else:
+        for i in range(nex):
+            f = excluders[i]
+            if ft[f] > 0:
+                for j in range(1, excl[f, 0] + 1):
+                    ft[excl[f, j]] = 0
     for i in range(reducers.shape[0]):
         f = reducers[i]
         if ft[f] <= 0 or f == skip:
@@ -52,10 +72,12 @@ def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, of
 
 @kernel(nrt=False)
 def total_of(ft, points):
-    """Sum of count x value over every column (negative counts count as 0)."""
+    """Sum of count x value over every column (negative counts count as 0). The products
+    are taken in 32-bit lanes (counts are small, values within ``MAX_POINTS``): one
+    vector multiply where a 64-bit product is several on AVX2."""
     s = 0
     for f in range(points.shape[0]):
-        s += max(ft[f], 0) * points[f]
+        s += np.int64(np.int32(max(ft[f], 0))) * np.int64(np.int32(points[f]))
     return s
 
 

@@ -886,10 +886,10 @@ def _wind_pung(code, prevalent, seat, ft):
 
 @kernel(error_model="numpy", nrt=False)
 def _total(ft, points):
-    # branch-free (max, not a test): the loop vectorises
+    # branch-free (max, not a test): the loop vectorises; 32-bit products (total_of)
     s = 0
     for f in range(N_FANS):
-        s += max(ft[f], 0) * points[f]
+        s += np.int64(np.int32(max(ft[f], 0))) * np.int64(np.int32(points[f]))
     return s
 
 

@@ -467,6 +467,10 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         nhf = memo[5]
     ftbuf = work_fans[:nd]
     heaven = (wf & W_HEAVEN) != 0
+    # one division and no special form scored: its fans are the result, written in place
+    direct = nd == 1 and best < 0
+    if direct:
+        ft = ft_best
     for d in range(nd):
         for f in range(N_FANS):
             ft[f] = 0
@@ -687,13 +691,15 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         nz = 0
         for f in range(N_FANS):
             v = ft[f]
-            tot += v * points[f]
+            tot += np.int64(np.int32(v)) * np.int64(np.int32(points[f]))   # (total_of)
             nz |= v
         if nz == 0:
             ft[CHICKEN_HAND] = 1
             tot = points[CHICKEN_HAND]
         if nd == 1:
             # one division: no ordering to emulate
+            if direct:
+                return tot if tot > best else best
             if tot > best or (tot == best and special_seven_pairs):
                 for f in range(N_FANS):
                     ft_best[f] = ft[f]

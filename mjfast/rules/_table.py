@@ -54,6 +54,9 @@ else:  # pragma: no cover
 
 RULES_DIR = Path(__file__).resolve().parent
 
+# a fan's value: 0..MAX_POINTS. The scorers total fan counts x values in 32-bit lanes and
+# report totals as int32, and a negative total would read as "not complete" (-1)
+MAX_POINTS = 1 << 20
 _CORE = ("id", "key", "points", "en", "zh", "ja", "source", "excludes", "enabled", "aliases")
 
 
@@ -233,6 +236,8 @@ def _finish(rules: str, variant: str | None, rows: list[Row], params: dict, meta
             raise _err(path, f"duplicate row key {r.key!r}")
         seen_id.add(r.id)
         seen_key.add(r.key)
+        if not 0 <= r.points <= MAX_POINTS:
+            raise _err(path, f"row {r.id}: points must be between 0 and {MAX_POINTS}")
     for r in rows:
         for b in r.excludes:
             if b not in seen_id:
