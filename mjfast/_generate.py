@@ -141,7 +141,8 @@ def random_hands(n: int, rules: str = "mcr", kind: str = "complete", seed: int =
             raise ArgumentError(repr(special), None, "special must be a probability in 0..1")
         special = float(special)
     threads = _resolve_threads(threads)
-    from .kernels import _generate as _k     # (the mix above is data: no kernels to read it)
+    # the kernels load here, at the first call: reading MIXES (a job's plan) loads none
+    from .kernels import _generate as _k
     b = HandBatch.empty(n, rs.name)
     if kind == "wall":
         size = rs.hand_size if tiles is None else tiles

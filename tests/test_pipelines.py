@@ -224,3 +224,14 @@ def test_a_variant_file_changed_since_the_dataset_was_written_is_refused(tmp_pat
     from mjfast.runner import execute_shard
     with pytest.raises(MjfastError, match="changed since the job was planned"):
         execute_shard(job.shards[0], str(tmp_path / "other"), single_thread=False)
+
+
+def test_planning_a_job_loads_no_kernels():
+    """The parent only plans: the workers load the compiled kernels, so that the pool
+    starts its workers without waiting on a parent's Numba start (a fresh interpreter)."""
+    code = ("import sys; from mjfast.pipelines import hands; "
+            "job = hands.job_from_spec(None, n=1000); "
+            "print(len(job.shards), 'numba' in sys.modules, 'mjfast.kernels' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["1", "False", "False"]
