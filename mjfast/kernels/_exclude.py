@@ -23,10 +23,9 @@ or a walk over every column, measured 1.3-3 times slower: most fans exclude noth
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._context import profile_views
-from ._jit import kernel, python_function
+from ._jit import kernel, lowest_bit, python_function
 
 
 @kernel(nrt=False)
@@ -43,7 +42,7 @@ def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, of
         for i in range(nex):
             held |= np.uint64(ft[np.uint64(excluders[i])] > 0) << np.uint64(i)
         while held != 0:
-            i = trailing_zeros(held)
+            i = lowest_bit(held)
             held &= held - np.uint64(1)
             f = np.uint64(excluders[i])
             if ft[f] > 0:

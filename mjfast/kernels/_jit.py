@@ -251,6 +251,13 @@ def recast(a, dtype, n):
     return a.view(dtype)[:n]
 
 
+def lowest_bit(x):
+    """The index of the lowest set bit of the non-zero integer ``x`` (one ``tzcnt`` in
+    compiled code)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
 if not DISABLED:
     from numba.core import cgutils  # noqa: F401
     from numba.extending import intrinsic, overload
@@ -323,6 +330,9 @@ if not DISABLED:
     # returning a new array, which code compiled without reference counting cannot call
     _py_grid, _py_recast = grid, recast
     grid, recast = _grid, _recast
+
+    from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
+    _py_lowest_bit, lowest_bit = lowest_bit, _trailing_zeros
 
 
 # ---------------------------------------------------------------------------------------
