@@ -196,3 +196,20 @@ def test_totals_are_counts_times_values_up_to_the_largest_value(tmp_path):
         assert (sc.totals >= 0).all()
         assert (counts @ points[:counts.shape[1]] == sc.totals).all()
     assert (counts[:, 54] > 0).any() and (counts[:, 69] > 0).any()
+
+
+def test_more_than_64_excluders_take_the_plain_walk(tmp_path):
+    """The exclusion pass gathers the excluders a hand holds into one word when there are
+    at most 64 (MCR has 45); a file with more takes the plain walk, and must score alike.
+    Twenty more rows exclude the chicken hand, which is only set after the exclusions, so
+    the scores cannot change."""
+    from mjfast import random_hands, score_batch
+    rows = [17, 24, 30, 35, 38, 39, 41, 42, 45, 48, 50, 51, 55, 58, 59, 60, 61, 62, 64, 65]
+    text = "".join(f"[rows.{r}]\nexcludes = [43]\n" for r in rows)
+    many = _variant(tmp_path, "mcr", text)
+    assert len(get_profile("mcr", many).kernel_args()[-1]) > 64
+    assert len(get_profile("mcr").kernel_args()[-1]) <= 64
+    batch = random_hands(3000, "mcr", "complete", seed=4)
+    base, other = (score_batch(batch, variant=v, threads=1) for v in (None, many))
+    assert (base.totals == other.totals).all()
+    assert (base.fan_counts == other.fan_counts).all()
