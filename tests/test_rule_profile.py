@@ -198,9 +198,9 @@ def test_totals_are_counts_times_values_up_to_the_largest_value(tmp_path):
     assert (counts[:, 54] > 0).any() and (counts[:, 69] > 0).any()
 
 
-def test_more_than_64_excluders_take_the_plain_walk(tmp_path):
-    """The exclusion pass gathers the excluders a hand holds into one word when there are
-    at most 64 (MCR has 45); a file with more takes the plain walk, and must score alike.
+def test_more_than_64_excluders_span_two_words(tmp_path):
+    """The exclusion pass gathers the excluders a hand holds into one word per 64 (MCR has
+    45: one word); a file with more takes two words, and must score alike.
     Twenty more rows exclude the chicken hand, which is only set after the exclusions, so
     the scores cannot change."""
     from mjfast import random_hands, score_batch
