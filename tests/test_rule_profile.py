@@ -213,3 +213,21 @@ def test_more_than_64_excluders_span_two_words(tmp_path):
     base, other = (score_batch(batch, variant=v, threads=1) for v in (None, many))
     assert (base.totals == other.totals).all()
     assert (base.fan_counts == other.fan_counts).all()
+
+
+def test_row_lookups_are_read_only_and_survive_pickling():
+    """``by_id`` / ``by_key`` are built once per table (the scorers look a row up for
+    every fan a hand scores) and handed out read-only: a caller cannot edit the table
+    through them, and a table whose lookups were built still pickles (pool and Dask
+    workers receive rule tables)."""
+    import pickle
+    table = mcr.rule_table("botzone").table
+    assert table.row(1).key == table.by_id[1].key
+    with pytest.raises(TypeError):
+        table.by_id[1] = table.by_id[2]
+    with pytest.raises(TypeError):
+        table.by_key["chicken_hand"] = table.by_id[2]
+    back = pickle.loads(pickle.dumps(table))
+    assert back == table
+    assert [back.row(r.id).key for r in table.rows] == [r.key for r in table.rows]
+    assert all(back.row(r.key).id == r.id for r in table.rows)

@@ -38,9 +38,11 @@ comes before every item it excludes; ties by points descending, then id).
 from __future__ import annotations
 
 import copy
+import functools
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -95,13 +97,21 @@ class RuleTable:
     order: tuple[int, ...]          # topological order of enabled row ids
 
     # ---- lookups -------------------------------------------------------------------
-    @property
-    def by_id(self) -> dict[int, Row]:
-        return {r.id: r for r in self.rows}
+    @functools.cached_property
+    def _lookups(self) -> tuple[dict[int, Row], dict[str, Row]]:
+        """(row by id, row by key), built once per table: ``row`` runs for every fan a
+        scored hand holds."""
+        return {r.id: r for r in self.rows}, {r.key: r for r in self.rows}
 
     @property
-    def by_key(self) -> dict[str, Row]:
-        return {r.key: r for r in self.rows}
+    def by_id(self) -> Mapping[int, Row]:
+        """Row by id (read-only)."""
+        return MappingProxyType(self._lookups[0])
+
+    @property
+    def by_key(self) -> Mapping[str, Row]:
+        """Row by predicate key (read-only)."""
+        return MappingProxyType(self._lookups[1])
 
     def row(self, ident: int | str) -> Row:
         table = self.by_key if isinstance(ident, str) else self.by_id
