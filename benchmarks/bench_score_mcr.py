@@ -138,6 +138,36 @@ def cpu_ratio(batch, chunk: int = 20_000, rounds: int = 3) -> tuple[float, float
     return n / min(ours), n / ref, ref / min(ours)
 
 
+def one_call_rates(batch, n: int = 2_000, rounds: int = 3) -> tuple[float, float, float]:
+    """(ours, reference, ours / reference) in calls per second, one hand a call:
+    ``mjfast.score(hand)`` on :class:`~mjfast.hand.Hand` objects (built beforehand) against
+    the reference's per-hand call (argument tuples built beforehand), the first ``n``
+    hands, best of ``rounds`` passes each. The per-call path is Python around the same
+    kernel (checks, a one-row batch, the fan names, the settlement): for many hands,
+    ``score_batch`` / ``score_table`` are the fast paths."""
+    import mjfast
+    import MahjongGB
+    calc = MahjongGB.MahjongFanCalculator
+    n = min(n, len(batch))
+    hands = [batch.hand(i) for i in range(n)]
+    args = [gb_args(batch, i) for i in range(n)]
+    mjfast.score(hands[0], variant="botzone")
+    ours = ref = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for h in hands:
+            mjfast.score(h, variant="botzone")
+        ours = min(ours, time.perf_counter() - t)
+        t = time.perf_counter()
+        for a in args:
+            try:
+                calc(*a)
+            except TypeError:
+                pass
+        ref = min(ref, time.perf_counter() - t)
+    return n / ours, n / ref, ref / ours
+
+
 def ours_rate(batch, rounds=ROUNDS, threads=None) -> float:
     return ours_rates(batch, rounds, threads)[0]
 
@@ -178,6 +208,19 @@ def test_score_batch_1m(benchmark, batch):
     print("\n" + summary(threads, rate, one, ref))
 
 
+def test_score_one_hand_a_call(benchmark, batch):
+    """``mjfast.score`` one hand a call against the reference's per-hand call (see
+    :func:`one_call_rates`): the interactive path, reported, not a target."""
+    pytest.importorskip("MahjongGB")
+    import mjfast
+    hands = [batch.hand(i) for i in range(200)]
+    benchmark.pedantic(lambda: [mjfast.score(h, variant="botzone") for h in hands],
+                       rounds=ROUNDS, iterations=1)
+    ours, ref, ratio = one_call_rates(batch)
+    benchmark.extra_info.update(calls_per_s=ours, reference_calls_per_s=ref,
+                                ratio_vs_reference=ratio, load=os.getloadavg()[0])
+
+
 def test_score_waits_1m(benchmark, batch):
     ready = ready_of(batch)
     res = benchmark.pedantic(mcr.score_waits_batch, args=(ready, None), kwargs={"variant": "botzone"},
@@ -206,6 +249,9 @@ if __name__ == "__main__":
     print(f"per CPU-second (process_time, 1 thread, interleaved with the reference): ours "
           f"{co:12,.0f} hands/s, MahjongGB {cr:12,.0f} hands/s: {ratio:.2f}x "
           f"(load {os.getloadavg()[0]:.2f})")
+    oc, rc, ratio = one_call_rates(b)
+    print(f"one hand a call: mjfast.score {oc:10,.0f} calls/s ({1e6 / oc:.1f} us), MahjongGB "
+          f"{rc:10,.0f} calls/s ({1e6 / rc:.1f} us): {ratio:.3f}x")
     r = ready_of(b)
     t = time.perf_counter()
     mcr.score_waits_batch(r, None, variant="botzone")
