@@ -64,17 +64,23 @@ def ready_of(batch):
     return r
 
 
-def reference_rate(batch) -> float:
+def reference_seconds(args, clock=time.perf_counter) -> float:
+    """The reference's per-hand calls over prebuilt argument tuples, timed by ``clock`` (a
+    hand it refuses raises ``TypeError`` and counts as called)."""
     import MahjongGB
     calc = MahjongGB.MahjongFanCalculator
-    args = [gb_args(batch, i) for i in range(len(batch))]
-    t = time.perf_counter()
+    t = clock()
     for a in args:
         try:
             calc(*a)
         except TypeError:
             pass
-    return len(args) / (time.perf_counter() - t)
+    return clock() - t
+
+
+def reference_rate(batch) -> float:
+    args = [gb_args(batch, i) for i in range(len(batch))]
+    return len(args) / reference_seconds(args)
 
 
 ROUNDS = 5
@@ -108,8 +114,6 @@ def cpu_ratio(batch, chunk: int = 20_000, rounds: int = 3) -> tuple[float, float
     best of ``rounds`` passes, the reference one pass (argument tuples prebuilt)."""
     import dataclasses
 
-    import MahjongGB
-    calc = MahjongGB.MahjongFanCalculator
     n = len(batch)
     chunks = [dataclasses.replace(batch, **{f.name: getattr(batch, f.name)[i:i + chunk]
                                             for f in dataclasses.fields(batch)
@@ -127,13 +131,7 @@ def cpu_ratio(batch, chunk: int = 20_000, rounds: int = 3) -> tuple[float, float
             score_batch(c, variant="botzone", threads=1)
             t_ours += time.process_time() - t
             if r == 0:
-                t = time.process_time()
-                for x in a:
-                    try:
-                        calc(*x)
-                    except TypeError:
-                        pass
-                ref += time.process_time() - t
+                ref += reference_seconds(a, time.process_time)
         ours.append(t_ours)
     return n / min(ours), n / ref, ref / min(ours)
 
@@ -146,8 +144,6 @@ def one_call_rates(batch, n: int = 2_000, rounds: int = 3) -> tuple[float, float
     kernel (checks, a one-row batch, the fan names, the settlement): for many hands,
     ``score_batch`` / ``score_table`` are the fast paths."""
     import mjfast
-    import MahjongGB
-    calc = MahjongGB.MahjongFanCalculator
     n = min(n, len(batch))
     hands = [batch.hand(i) for i in range(n)]
     args = [gb_args(batch, i) for i in range(n)]
@@ -158,13 +154,7 @@ def one_call_rates(batch, n: int = 2_000, rounds: int = 3) -> tuple[float, float
         for h in hands:
             mjfast.score(h, variant="botzone")
         ours = min(ours, time.perf_counter() - t)
-        t = time.perf_counter()
-        for a in args:
-            try:
-                calc(*a)
-            except TypeError:
-                pass
-        ref = min(ref, time.perf_counter() - t)
+        ref = min(ref, reference_seconds(args))
     return n / ours, n / ref, ref / ours
 
 
