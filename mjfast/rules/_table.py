@@ -114,7 +114,8 @@ class RuleTable:
         return MappingProxyType(self._lookups[1])
 
     def row(self, ident: int | str) -> Row:
-        table = self.by_key if isinstance(ident, str) else self.by_id
+        by_id, by_key = self._lookups
+        table = by_key if isinstance(ident, str) else by_id
         if ident not in table:
             raise RuleSetError(str(ident), None, f"no row {ident!r} in the {self.rules} table")
         return table[ident]
