@@ -8,7 +8,9 @@ import pytest
 
 from mjfast.errors import RuleSetError
 from mjfast.notation import parse_hand
-from mjfast.rules._profile import (PROFILE_FIELDS, DecisionMode, Payers, WindPungAccount,
+from mjfast.rules._profile import (P_EXCL, P_EXCL_BITS, P_EXCLUDERS, P_OFF, P_RED_N, P_RED_T,
+                                   P_RED_UNLESS, P_REDUCERS, PROFILE_FIELDS, DecisionMode,
+                                   Payers, WindPungAccount,
                                    get_profile)
 from mjfast.scoring import mcr, taiwan, tuidaohu
 
@@ -28,7 +30,7 @@ def test_one_layout_for_every_rule_set(rules, variant):
     args = prof.kernel_args()
     assert len(args) == len(PROFILE_FIELDS)
     assert all(a.dtype == np.int64 for a in args)
-    assert [a.ndim for a in args] == [1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1, 1]
+    assert [a.ndim for a in args] == [1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1, 1, 2]
     n = prof.n_cols
     assert sorted(args[2].tolist()) == list(range(n))          # topo: every column once
     for r in prof.rows:
@@ -207,12 +209,59 @@ def test_more_than_64_excluders_span_two_words(tmp_path):
     rows = [17, 24, 30, 35, 38, 39, 41, 42, 45, 48, 50, 51, 55, 58, 59, 60, 61, 62, 64, 65]
     text = "".join(f"[rows.{r}]\nexcludes = [43]\n" for r in rows)
     many = _variant(tmp_path, "mcr", text)
-    assert len(get_profile("mcr", many).kernel_args()[-1]) > 64
-    assert len(get_profile("mcr").kernel_args()[-1]) <= 64
+    assert len(get_profile("mcr", many).kernel_args()[P_EXCLUDERS]) > 64
+    assert len(get_profile("mcr").kernel_args()[P_EXCLUDERS]) <= 64
+    # (these rows exclude a lower id: the walk by rank, not the walk by id)
+    assert get_profile("mcr", many).kernel_args()[P_EXCL_BITS][-1, 0] == 0
     batch = random_hands(3000, "mcr", "complete", seed=4)
     base, other = (score_batch(batch, variant=v, threads=1) for v in (None, many))
     assert (base.totals == other.totals).all()
     assert (base.fan_counts == other.fan_counts).all()
+
+
+@pytest.mark.parametrize("rules,variant", RULES)
+def test_exclusion_bits_are_the_graph_and_both_walks_agree(rules, variant):
+    """``excl_bits`` holds the exclusion lists as id sets; where id order is topological
+    (every default table) the kernel walks the held fans by id, else by rank through the
+    gathered excluders. Both walks, on random fan counts, leave the same counts."""
+    from mjfast.kernels._exclude import apply_exclusions
+    args = get_profile(rules, variant).kernel_args()
+    excl, excluders, bits = args[P_EXCL], args[P_EXCLUDERS], args[P_EXCL_BITS]
+    n = bits.shape[0] - 2
+    by_id = all(g > f for f in excluders.tolist() for g in excl[f, 1:1 + excl[f, 0]].tolist())
+    assert bits[n + 1, 0] == int(by_id)
+    assert by_id or rules != "mcr"
+    if not by_id:
+        assert not bits.any()
+        return
+    words = bits.view(np.uint64)
+    for f in range(n):
+        ids = {g for g in range(n) if (int(words[f, g >> 6]) >> (g & 63)) & 1}
+        assert ids == set(excl[f, 1:1 + excl[f, 0]].tolist())
+        assert all(g > f for g in ids)
+    held = {g for g in range(n) if (int(words[n, g >> 6]) >> (g & 63)) & 1}
+    assert held == set(excluders.tolist())
+    by_rank = bits.copy()
+    by_rank[n + 1, 0] = 0
+    rng = np.random.default_rng(7)
+    rest = (args[P_REDUCERS], args[P_RED_T], args[P_RED_N], args[P_RED_UNLESS], args[P_OFF])
+    changed = 0
+    for _ in range(3000):
+        ft = np.zeros(128, dtype=np.int64)
+        ids = rng.choice(np.arange(1, n), size=rng.integers(1, 12), replace=False)
+        ft[ids] = rng.integers(1, 3, size=ids.size)
+        if rng.random() < 0.2:
+            ft[rng.integers(1, n)] = -1       # (a fifth copy's tile hog)
+        a, b = ft.copy(), ft.copy()
+        held_a = apply_exclusions(a, excluders, excl, *rest, 0, bits)
+        held_b = apply_exclusions(b, excluders, excl, *rest, 0, by_rank)
+        assert (a == b).all(), sorted(ids.tolist())
+        nonzero = {f for f in range(n) if a[f] != 0}
+        for held in (held_a, held_b):
+            got = {f for f in range(128) if (int(held[f >> 6]) >> (f & 63)) & 1}
+            assert nonzero <= got and all(a[f] == 0 for f in got - nonzero)
+        changed += int((a != ft).any())
+    assert changed > 100            # the draws do exercise the graph
 
 
 def test_row_lookups_are_read_only_and_survive_pickling():

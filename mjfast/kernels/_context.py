@@ -285,11 +285,13 @@ def profile_views(ctx):
     a0, a1, a2, a3, a4, a5 = ctx[f], ctx[f + 3], ctx[f + 6], ctx[f + 9], ctx[f + 12], ctx[f + 15]
     a6, a7, a8, a9, a10, a11 = (ctx[f + 18], ctx[f + 21], ctx[f + 24], ctx[f + 27], ctx[f + 30],
                                 ctx[f + 33])
+    a12 = ctx[f + 36]
     return (ctx[a0:a0 + ctx[f + 1]], ctx[a1:a1 + ctx[f + 4]], ctx[a2:a2 + ctx[f + 7]],
             grid(ctx[a3:], np.int64, ctx[f + 10], ctx[f + 11]), ctx[a4:a4 + ctx[f + 13]],
             ctx[a5:a5 + ctx[f + 16]], ctx[a6:a6 + ctx[f + 19]],
             grid(ctx[a7:], np.int64, ctx[f + 22], ctx[f + 23]), ctx[a8:a8 + ctx[f + 25]],
-            ctx[a9:a9 + ctx[f + 28]], ctx[a10:a10 + ctx[f + 31]], ctx[a11:a11 + ctx[f + 34]])
+            ctx[a9:a9 + ctx[f + 28]], ctx[a10:a10 + ctx[f + 31]], ctx[a11:a11 + ctx[f + 34]],
+            grid(ctx[a12:], np.int64, ctx[f + 37], ctx[f + 38]))
 
 
 @kernel(inline="always")

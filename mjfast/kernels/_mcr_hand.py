@@ -37,11 +37,11 @@ from ._context import (FLAG_SAME_HAND, R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_
                        R_MELDS, R_N_MELDS, R_PREVALENT,
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
                        W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_DEC_LEN, X_FIELDS, X_NCOLS,
-                       as_rows, profile_views, workspace_views)
+                       as_rows, profile_views, row_melds)
 from ._decompose import (DIV_COLS, FORM_REGULAR, KNITTED_TILES, MAX_DIVISIONS, SET_CHOW, SET_PUNG,
                          THIRTEEN_ORPHAN_TILES, divisions_into)
 from ._suit_divisions import NO_PAIR as SUIT_NO_PAIR, division_count, division_word, suit_entry
-from ._exclude import apply_profile_exclusions
+from ._exclude import apply_profile_exclusions, total_over
 from ._jit import export, grid
 from ._symbols import score_mcr
 
@@ -685,14 +685,9 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         for i in range(npg):
             if _is_wind(pg_code[i]):
                 _wind_pung(pg_code[i], prevalent, seat, ft)
-        apply_profile_exclusions(ft, ctx, wind_skip)
-        # branch-free: zeros add nothing, and the OR is 0 only when every count is
-        tot = 0
-        nz = 0
-        for f in range(N_FANS):
-            v = ft[f]
-            tot += np.int64(np.int32(v)) * np.int64(np.int32(points[f]))   # (total_of)
-            nz |= v
+        # the total over the fans still held (counts are never negative; the OR is 0 only
+        # when every count is)
+        tot, nz = total_over(ft, points, apply_profile_exclusions(ft, ctx, wind_skip))
         if nz == 0:
             ft[CHICKEN_HAND] = 1
             tot = points[CHICKEN_HAND]
@@ -738,25 +733,23 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
 # the row entry: the one compiled MCR scorer every caller reaches (symbol score_mcr)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always", error_model="numpy")
-def score_row(row, fans, ctx, ws, prof, ncols, c, melds):
+def score_row(row, fans, ctx, ws, prof, ncols):
     """Score the hand row ``row`` (layout in :mod:`._context`) into ``fans`` (int64 by fan
     id, flowers in the flowers' column); returns the total with flowers, -1 when the row
     is not a complete hand of valid counts. ``first_turn`` counts only for the dealer's
-    concealed hand (the heavenly hand). ``melds`` (5, 4) scratch receives the row's melds
-    (a reshaped view of the row per hand cost Numba's generic reshape each time)."""
+    concealed hand (the heavenly hand). The scorer reads the row's counts and melds in
+    place (views: :func:`._jit.grid`), never writing them."""
     ints = prof[0]
     points = prof[1]
     win = row[R_WIN]
     nm = row[R_N_MELDS]
+    c = row[R_COUNTS:R_COUNTS + 34]
+    melds = row_melds(row)
     total = 0
     ok = win >= 0 and win < 34 and nm >= 0 and nm <= 4
     if ok:
-        for j in range(nm):
-            for k in range(4):
-                melds[j, k] = row[R_MELDS + 4 * j + k]
         for t in range(34):
-            v = row[R_COUNTS + t]
-            c[t] = v
+            v = c[t]
             total += v
             if v < 0 or v > 4:
                 ok = False
@@ -786,12 +779,12 @@ def score_row(row, fans, ctx, ws, prof, ncols, c, melds):
 
 
 @kernel(error_model="numpy", nrt=False)
-def _score_block(rows, fans, n, ctx, ws, prof, ncols, c, melds):
+def _score_block(rows, fans, n, ctx, ws, prof, ncols):
     """The row loop, outside the symbol's entry: compiled without reference counting (the
     entry makes its arrays from pointers, which needs it), so the per-row views cost no
     ``NRT_incref`` / ``NRT_decref`` calls."""
     for i in range(n):
-        score_row(rows[i], fans[i], ctx, ws, prof, ncols, c, melds)
+        score_row(rows[i], fans[i], ctx, ws, prof, ncols)
 
 
 @export(score_mcr)
@@ -801,7 +794,5 @@ def score_mcr_c(ctx_p, ws_p, rows_p, n, fans_p):
     ctx, ws, rows, fans = as_rows(ctx_p, ws_p, rows_p, n, fans_p)
     prof = profile_views(ctx)
     ncols = ctx[X_NCOLS]
-    _divbuf, _work, _ft, _wfans, _sc, _dscr, _place, vec, c = workspace_views(ws)
-    melds = vec[0, 0:20].reshape((5, 4))
-    _score_block(rows, fans, n, ctx, ws, prof, ncols, c, melds)
+    _score_block(rows, fans, n, ctx, ws, prof, ncols)
     return n

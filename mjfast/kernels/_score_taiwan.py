@@ -60,13 +60,13 @@ def _apply(hits, ctx, kept):
     profile's views are made here (a few instructions each): passing them was a dozen
     arrays, field by field, per reading."""
     (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
-     col, _live, off, excluders) = profile_views(ctx)
+     col, _live, off, excluders, bits) = profile_views(ctx)
     for f in range(ints[I_NCOLS]):
         kept[f] = 0
     for k in range(K):
         if col[k] > 0:
             kept[col[k]] = hits[k]
-    apply_exclusions(kept, excluders, excl, reducers, red_t, red_n, red_unless, off, 0)
+    apply_exclusions(kept, excluders, excl, reducers, red_t, red_n, red_unless, off, 0, bits)
     return total_of(kept, points)
 
 

@@ -89,6 +89,7 @@ def score_one(c, melds, n_melds, flags, seat, dealer, ctx, ws):
     pc = ctx[ctx[X_FIELDS + 24]:ctx[X_FIELDS + 24] + ctx[X_FIELDS + 25]]
     off = ctx[ctx[X_FIELDS + 30]:ctx[X_FIELDS + 30] + ctx[X_FIELDS + 31]]
     excluders = ctx[ctx[X_FIELDS + 33]:ctx[X_FIELDS + 33] + ctx[X_FIELDS + 34]]
+    bits = grid(ctx[ctx[X_FIELDS + 36]:], np.int64, ctx[X_FIELDS + 37], ctx[X_FIELDS + 38])
     buf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
     dscr = grid(ws[W_DSCR:], np.int64, 4, 8)
     vec = grid(ws[W_VEC:], np.int64, 4, WS_COLS)
@@ -200,7 +201,8 @@ def score_one(c, melds, n_melds, flags, seat, dealer, ctx, ws):
             elif winds == 3 and 27 <= pair <= 30:
                 _set(hits, pc, P_LITTLE_FOUR_WINDS)
         # ---- exclusions (the one exclusion kernel; switched-off rows dropped) ---------
-        apply_exclusions(hits, excluders, excl, reducers, red_t, red_n, red_unless, off, 0)
+        apply_exclusions(hits, excluders, excl, reducers, red_t, red_n, red_unless, off, 0,
+                         bits)
         total = total_of(hits, values)
         if total > best_total:
             best_total = total

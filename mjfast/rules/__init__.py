@@ -10,7 +10,7 @@ that its module stays out of the compiled kernels' cache stamps (they import thi
 from ._profile import (CODE_MCR, CODE_TAIWAN, CODE_TUIDAOHU, I_CODE, I_EARLY, I_FLOWER_COL,
                        I_FLOWERS_TO_MIN, I_FORM_MASK, I_HEAVEN, I_KONG_COMBO, I_MINIMUM,
                        I_NCOLS, I_PLAYERS, I_VERY_EARLY, I_WIND_ONCE, P_COL, P_EXCL,
-                       P_EXCLUDERS, P_INTS, P_LIVE, P_OFF, P_POINTS, P_RED_N, P_RED_T,
+                       P_EXCL_BITS, P_EXCLUDERS, P_INTS, P_LIVE, P_OFF, P_POINTS, P_RED_N, P_RED_T,
                        P_RED_UNLESS, P_REDUCERS, P_TOPO, PROFILE_FIELDS, RULES_CODE,
                        RuleProfile, get_profile)
 from ._keys import MCR_KEYS, PREDICATE_KEYS, TAIWAN_KEYS, TUIDAOHU_KEYS
@@ -20,6 +20,7 @@ __all__ = ["RULESETS", "RuleSet", "get_rules", "RuleProfile", "get_profile",
            "PROFILE_FIELDS", "RULES_CODE", "CODE_MCR", "CODE_TAIWAN", "CODE_TUIDAOHU",
            "P_INTS", "P_POINTS", "P_TOPO", "P_EXCL", "P_REDUCERS", "P_RED_T", "P_RED_N",
            "P_RED_UNLESS", "P_COL", "P_LIVE", "P_OFF", "P_EXCLUDERS",
+           "P_EXCL_BITS",
            "I_CODE", "I_NCOLS", "I_MINIMUM", "I_KONG_COMBO", "I_HEAVEN", "I_FORM_MASK",
            "I_VERY_EARLY", "I_EARLY", "I_PLAYERS", "I_FLOWER_COL", "I_WIND_ONCE",
            "I_FLOWERS_TO_MIN", "without_fans",

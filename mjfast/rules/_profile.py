@@ -28,7 +28,12 @@ id (column 0 unused):
 - ``col[k]``: the fan id of the scorer's predicate k (:mod:`mjfast.rules._keys`), 0 = none;
 - ``live[f]``: 1 when fan f is switched on; ``off``: the ids switched off;
 - ``excluders``: the enabled fans with a non-empty ``excl`` list, in ``topo`` order (the
-  only fans the exclusion kernel visits).
+  only fans the exclusion kernel visits);
+- ``excl_bits`` (n + 2, 2): the same graph as sets of fan ids, two 64-bit words a row (bit
+  ``g % 64`` of word ``g // 64``): row f the fans f excludes, row n the excluders, row
+  n + 1 ``[1, 0]`` when increasing id order is a topological order of the graph (every
+  fan excludes only higher ids, at most 128 columns: the exclusion kernel then walks the
+  held excluders by id, :mod:`mjfast.kernels._exclude`), else all 0.
 
 :meth:`RuleProfile.content_hash` is a stable hash of everything above (pipelines record
 it in their manifests).
@@ -58,9 +63,9 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 PROFILE_FIELDS = ("ints", "points", "topo", "excl", "reducers", "red_t", "red_n",
-                  "red_unless", "col", "live", "off", "excluders")
+                  "red_unless", "col", "live", "off", "excluders", "excl_bits")
 (P_INTS, P_POINTS, P_TOPO, P_EXCL, P_REDUCERS, P_RED_T, P_RED_N, P_RED_UNLESS, P_COL,
- P_LIVE, P_OFF, P_EXCLUDERS) = range(len(PROFILE_FIELDS))
+ P_LIVE, P_OFF, P_EXCLUDERS, P_EXCL_BITS) = range(len(PROFILE_FIELDS))
 
 # ints[] slots
 I_CODE = 0          # RULES_CODE of the scorer
@@ -434,6 +439,26 @@ def _id_list(rows: dict[int, list[int]], n: int) -> np.ndarray:
     return out
 
 
+def _exclusion_bits(excl: dict[int, list[int]], excluders: np.ndarray, n: int) -> np.ndarray:
+    """``excl_bits`` (module docstring): the exclusion graph as 128-bit id sets."""
+    words = np.zeros((n + 2, 2), dtype=np.uint64)
+
+    def put(row: int, ids) -> None:
+        for g in ids:
+            if g < 128:
+                words[row, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+
+    for f, ids in excl.items():
+        put(f, ids)
+    put(n, excluders.tolist())
+    by_id = n <= 128 and all(g > f for f in excluders.tolist() for g in excl[f])
+    if by_id:
+        words[n + 1, 0] = 1
+    else:
+        words[:] = 0
+    return words.view(np.int64)
+
+
 def build_arrays(rules: str, table: RuleTable, where: str) -> tuple:
     """The kernel arrays of ``table`` for the ``rules`` scorer (validated)."""
     name = get_rules(rules).name
@@ -511,7 +536,7 @@ def build_arrays(rules: str, table: RuleTable, where: str) -> tuple:
     excluders = np.array([f for f in order if excl.get(f)], dtype=np.int64)
     arrays = (ints, points, np.array(topo, dtype=np.int64), _id_list(excl, n),
               np.array(reducers, dtype=np.int64), red_t, red_n, _id_list(unless, n), col,
-              live, off, excluders)
+              live, off, excluders, _exclusion_bits(excl, excluders, n))
     for a in arrays:
         a.setflags(write=False)
     return arrays
