@@ -44,13 +44,15 @@ from ._jit import kernel, lowest_bit, python_function
 
 @kernel(inline="always")
 def _nonzero(ft, n):
-    """The columns ``0..n-1`` (n <= 128) whose count is not 0, as two 64-bit id words."""
+    """The columns ``0..n-1`` (n <= 128) whose count is not 0, as two 64-bit id words.
+    (Unsigned indices: a signed one gets Numba's negative-index wrap, which the vectoriser
+    turns into a gather per eight columns instead of one load.)"""
     lo = np.uint64(0)
     hi = np.uint64(0)
-    for f in range(min(n, 64)):
-        lo |= np.uint64(ft[f] != 0) << np.uint64(f)
-    for f in range(64, n):
-        hi |= np.uint64(ft[f] != 0) << np.uint64(f - 64)
+    for f in range(np.uint64(min(n, 64))):
+        lo |= np.uint64(ft[f] != 0) << f
+    for f in range(np.uint64(64), np.uint64(n)):
+        hi |= np.uint64(ft[f] != 0) << (f - np.uint64(64))
     return lo, hi
 
 
