@@ -24,15 +24,12 @@ counts):
   taken off are zeroed. The set left is returned, and the MCR scorer totals over it
   (:func:`total_over`): a few scalar reads instead of a pass over every column, which
   with vector loads waits for the counts just written one by one. On this machine (AMD
-  EPYC, AVX-512) it took the MCR hand 5-8% less time than the walk by rank, whose
-  gathers are slow there.
-- **by rank** (any other graph: Taiwan, Tuidaohu): the pass gathers which excluders the
-  hand holds into one word per 64 (in ``topo`` order; MCR has 45, Taiwan 11, Tuidaohu
-  3: one word), branch-free, and visits only those, lowest bit first, word after word
-  (a test per excluder mispredicted often: which fans a hand holds is not predictable).
-  A presence mask over every column, or a walk over every column, measured 1.3-3 times
-  slower, and a contiguous presence test of every column mapped to the excluders' ranks
-  no faster: most fans exclude nothing.
+  EPYC, AVX-512) the MCR hand took 5-9% less time than with the gathering walk.
+- **by rank** (any other graph: Taiwan, Tuidaohu): the same id set, and every excluder
+  visited in ``topo`` order (MCR has 45, Taiwan 11, Tuidaohu 3), each one still in the
+  set with a positive count taking its set off. (It replaced a walk that gathered the
+  held excluders' counts by rank, one bit each, then visited those: on this machine the
+  gathers were the slowest part of the pass.)
 """
 from __future__ import annotations
 
@@ -56,47 +53,23 @@ def _nonzero(ft, n):
     return lo, hi
 
 
-@kernel(inline="always")
-def _walk_by_rank(ft, excluders, excl):
-    """The exclusion walk in ``topo`` order, whatever the graph: the held excluders
-    gathered into one word per 64 (branch-free), then visited lowest bit first."""
-    nex = excluders.shape[0]
-    for base in range(0, nex, 64):
-        # which of the next (up to) 64 excluders the hand holds, one bit each (branch-free:
-        # which fans a hand holds is unpredictable), then a visit of those only, in topo
-        # order (bit order); a fan an earlier one excluded is 0 by then and excludes
-        # nothing (and a fan 0 when its word is gathered stays 0: exclusions only clear)
-        held = np.uint64(0)
-        for i in range(min(64, nex - base)):
-            held |= np.uint64(ft[np.uint64(excluders[base + i])] > 0) << np.uint64(i)
-        while held != 0:
-            i = lowest_bit(held)
-            held &= held - np.uint64(1)
-            f = np.uint64(excluders[base + i])
-            if ft[f] > 0:
-                for j in range(1, excl[f, 0] + 1):
-                    ft[excl[f, j]] = 0
-
-
 @kernel(nrt=False)
 def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, skip, bits):
-    """Apply the exclusion graph and the deductions to ``ft`` in place (module docstring).
-    ``bits`` the profile's ``excl_bits``: when its last row says that id order is a
-    topological order, the walk runs on 128-bit id sets. Returns ``(lo, hi)``, the fans
-    whose count is not 0 after the exclusions, as an id set (every fan the deductions
-    leave a count is in it), for a sparse total (:func:`total_over`). (A count can be
-    negative in a row no deal produces: the tile hog of a fifth copy; it is carried
-    into the total as the full pass carried it.)"""
+    """Apply the exclusion graph and the deductions to ``ft`` in place (module docstring;
+    the graph is read as ``bits``, the profile's ``excl_bits``: ``excl`` holds the same
+    lists and is not read here). Returns ``(lo, hi)``, the fans whose count is not 0 after
+    the exclusions, as an id set (every fan the deductions leave a count is in it), for
+    a sparse total (:func:`total_over`). (A count can be negative in a row no deal
+    produces: the tile hog of a fifth copy; it is carried into the total as the full
+    pass carried it.)"""
     for i in range(off.shape[0]):
         ft[off[i]] = 0
     n = bits.shape[0] - 2
+    lo, hi = _nonzero(ft, n)
+    lo0 = lo
+    hi0 = hi
     if bits[n + 1, 0] != 0:
-        # which fans have a count, by id (a contiguous test, no gather), then the held
-        # excluders (a positive count) visited in id order (a topological order here),
-        # each still there taking its excluded set off; the fans taken off are zeroed
-        lo, hi = _nonzero(ft, n)
-        lo0 = lo
-        hi0 = hi
+        # by id: the held excluders (in the set, a positive count), lowest id first
         todo = lo & np.uint64(bits[n, 0])
         while todo != 0:
             f = lowest_bit(todo)
@@ -110,17 +83,23 @@ def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, of
             if ft[64 + f] > 0:
                 hi &= ~np.uint64(bits[64 + f, 1])
             todo &= hi & (todo - np.uint64(1))
-        gone = lo0 & ~lo
-        while gone != 0:
-            ft[lowest_bit(gone)] = 0
-            gone &= gone - np.uint64(1)
-        gone = hi0 & ~hi
-        while gone != 0:
-            ft[64 + lowest_bit(gone)] = 0
-            gone &= gone - np.uint64(1)
     else:
-        _walk_by_rank(ft, excluders, excl)
-        lo, hi = _nonzero(ft, n)
+        # by rank: every excluder in topo order, each one still in the set with a
+        # positive count taking its set off
+        for i in range(excluders.shape[0]):
+            f = excluders[i]
+            word = lo if f < 64 else hi
+            if (word >> np.uint64(f & 63)) & np.uint64(1) != 0 and ft[f] > 0:
+                lo &= ~np.uint64(bits[f, 0])
+                hi &= ~np.uint64(bits[f, 1])
+    gone = lo0 & ~lo
+    while gone != 0:
+        ft[lowest_bit(gone)] = 0
+        gone &= gone - np.uint64(1)
+    gone = hi0 & ~hi
+    while gone != 0:
+        ft[64 + lowest_bit(gone)] = 0
+        gone &= gone - np.uint64(1)
     for i in range(reducers.shape[0]):
         f = reducers[i]
         if ft[f] <= 0 or f == skip:

@@ -30,10 +30,11 @@ id (column 0 unused):
 - ``excluders``: the enabled fans with a non-empty ``excl`` list, in ``topo`` order (the
   only fans the exclusion kernel visits);
 - ``excl_bits`` (n + 2, 2): the same graph as sets of fan ids, two 64-bit words a row (bit
-  ``g % 64`` of word ``g // 64``): row f the fans f excludes, row n the excluders, row
-  n + 1 ``[1, 0]`` when increasing id order is a topological order of the graph (every
-  fan excludes only higher ids, at most 128 columns: the exclusion kernel then walks the
-  held excluders by id, :mod:`mjfast.kernels._exclude`), else all 0.
+  ``g % 64`` of word ``g // 64``; fan ids are below ``MAX_COLUMNS`` = 128): row f the
+  fans f excludes, row n the excluders, row n + 1 ``[1, 0]`` when increasing id order is
+  a topological order of the graph (every fan excludes only higher ids: the exclusion
+  kernel then walks the held excluders by id, :mod:`mjfast.kernels._exclude`), else
+  ``[0, 0]`` (it walks ``excluders`` in order).
 
 :meth:`RuleProfile.content_hash` is a stable hash of everything above (pipelines record
 it in their manifests).
@@ -66,6 +67,8 @@ PROFILE_FIELDS = ("ints", "points", "topo", "excl", "reducers", "red_t", "red_n"
                   "red_unless", "col", "live", "off", "excluders", "excl_bits")
 (P_INTS, P_POINTS, P_TOPO, P_EXCL, P_REDUCERS, P_RED_T, P_RED_N, P_RED_UNLESS, P_COL,
  P_LIVE, P_OFF, P_EXCLUDERS, P_EXCL_BITS) = range(len(PROFILE_FIELDS))
+
+MAX_COLUMNS = 128   # fan ids are below this (the kernels' fan sets are two 64-bit words)
 
 # ints[] slots
 I_CODE = 0          # RULES_CODE of the scorer
@@ -439,23 +442,22 @@ def _id_list(rows: dict[int, list[int]], n: int) -> np.ndarray:
     return out
 
 
-def _exclusion_bits(excl: dict[int, list[int]], excluders: np.ndarray, n: int) -> np.ndarray:
+def _exclusion_bits(excl: dict[int, list[int]], excluders: np.ndarray, n: int,
+                    where: str) -> np.ndarray:
     """``excl_bits`` (module docstring): the exclusion graph as 128-bit id sets."""
+    if n > MAX_COLUMNS:
+        raise RuleSetError(where, None, f"fan ids must be below {MAX_COLUMNS} (got {n - 1}): "
+                                        "the scorers hold a hand's fans as 128-bit sets")
     words = np.zeros((n + 2, 2), dtype=np.uint64)
 
     def put(row: int, ids) -> None:
         for g in ids:
-            if g < 128:
-                words[row, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+            words[row, g >> 6] |= np.uint64(1) << np.uint64(g & 63)
 
     for f, ids in excl.items():
         put(f, ids)
     put(n, excluders.tolist())
-    by_id = n <= 128 and all(g > f for f in excluders.tolist() for g in excl[f])
-    if by_id:
-        words[n + 1, 0] = 1
-    else:
-        words[:] = 0
+    words[n + 1, 0] = int(all(g > f for f in excluders.tolist() for g in excl[f]))
     return words.view(np.int64)
 
 
@@ -536,7 +538,7 @@ def build_arrays(rules: str, table: RuleTable, where: str) -> tuple:
     excluders = np.array([f for f in order if excl.get(f)], dtype=np.int64)
     arrays = (ints, points, np.array(topo, dtype=np.int64), _id_list(excl, n),
               np.array(reducers, dtype=np.int64), red_t, red_n, _id_list(unless, n), col,
-              live, off, excluders, _exclusion_bits(excl, excluders, n))
+              live, off, excluders, _exclusion_bits(excl, excluders, n, where))
     for a in arrays:
         a.setflags(write=False)
     return arrays
