@@ -256,10 +256,12 @@ def test_hand_convenience_methods_match_the_functions():
 def test_suit_divisions_table_is_the_search_for_every_suit_pattern():
     """Every code of the per-suit table (a suit's base-5 code; with a pair when its tile
     count is 2 modulo 3) holds exactly the divisions the recursive reference above finds for that suit, with
-    each division's sets in the search's order; and every suit pattern of 0-14 tiles
+    each division's sets in the search's order, the divisions themselves in the order
+    the package's search meets them; and every suit pattern of 0-14 tiles
     that the reference can split is in the table (none missing, none extra)."""
     from itertools import product
 
+    from mjfast.kernels._decompose import DIV_COLS, FORM_REGULAR, MAX_DIVISIONS, divisions
     from mjfast.kernels._suit_divisions import (NO_PAIR, SLOTS, build_suit_divisions,
                                                 division_count, division_word, suit_entry)
     dec = build_suit_divisions()
@@ -282,13 +284,62 @@ def test_suit_divisions_table_is_the_search_for_every_suit_pattern():
             if p is not None:
                 c[p] += 2
         entry = int(suit_entry(dec, code))
-        got = set()
+        got = []
         for i in range(int(division_count(entry))):
             w = int(division_word(dec, entry, i))
             sets = tuple(((w >> (7 + 5 * j)) & 1, (w >> (8 + 5 * j)) & 15)
                          for j in range((w >> 4) & 7))
             assert list(sets) == sorted(sets, key=lambda x: (x[1], x[0]))
-            got.add((None if w & 15 == NO_PAIR else w & 15, sets))
-        assert got == want, counts
+            got.append((None if w & 15 == NO_PAIR else w & 15, sets))
+        assert set(got) == want, counts
+        if len(got) > 1:
+            # in the order the package's search meets them (a suit without a pair gets an
+            # honor pair: the search then splits the suit alone)
+            hand = np.array(list(counts) + [0] * 24 + ([0] if with_pair else [2]),
+                            dtype=np.int64)
+            out = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+            rows = out[:divisions(hand, 1 << FORM_REGULAR, out)]
+            order = [(None if not with_pair else int(r[1]),
+                      tuple((int(r[3 + 2 * j]), int(r[4 + 2 * j])) for j in range(int(r[2]))))
+                     for r in rows]
+            assert order == got, counts
         n_keys += bool(want)
     assert n_keys == int((dec[:SLOTS] != 0).sum())
+
+
+@pytest.mark.parametrize("rules", ["mcr", "taiwan"])
+def test_table_divisions_are_the_search_rows_in_its_order(rules):
+    """The scorers' regular divisions from the per-suit table are the search's rows, row
+    for row and in its order (Taiwan keeps the first of equal readings, so the order is
+    part of the result); a suit of five sets (15 or 17 tiles) is outside the table."""
+    from mjfast.kernels._context import suit_divisions_table
+    from mjfast.kernels._decompose import (DIV_COLS, FORM_REGULAR, MAX_DIVISIONS,
+                                           divisions_into, new_scratch)
+    from mjfast.kernels._suit_divisions import table_divisions
+    dec = suit_divisions_table()
+    batch = random_hands(4000, rules, "complete", seed=11)
+    st = new_scratch()
+    a = np.zeros((MAX_DIVISIONS, DIV_COLS), dtype=np.int16)
+    b = np.zeros_like(a)
+    several = outside = 0
+    hands = [batch.counts[i].astype(np.int64) for i in range(len(batch))]
+    # plus flushes of one suit, where five sets of a 17-tile hand leave the table
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        c = np.zeros(34, dtype=np.int64)
+        while c.sum() < 17:
+            t = int(rng.integers(0, 9))
+            if c[t] < 4:
+                c[t] += 1
+        hands.append(c)
+    for c in hands:
+        n = table_divisions(c, a, st, dec)
+        m = divisions_into(c, 1 << FORM_REGULAR, b, st)
+        if n < 0:
+            assert max(c[9 * s:9 * s + 9].sum() for s in range(3)) > 14
+            outside += 1
+            continue
+        assert n == m and (a[:n] == b[:m]).all(), c.tolist()
+        several += n > 1
+    assert several > 20
+    assert outside > 0 or rules == "mcr"

@@ -10,8 +10,8 @@ Context layout (``ctx``, built by :func:`build_context`, never written):
 - header ``ctx[0:X_FIELDS]``: :data:`X_LEN` the array's length, :data:`X_MAGIC`,
   :data:`X_CODE` the scorer family (``CODE_MCR`` / ``CODE_TAIWAN`` / ``CODE_TUIDAOHU``),
   :data:`X_NCOLS` fan columns (fan ids < this), :data:`X_WS_LEN` the workspace length,
-  :data:`X_DEC_AT` / :data:`X_DEC_LEN` where the MCR per-suit divisions table is (words,
-  :mod:`._suit_divisions`; empty for the other rule sets);
+  :data:`X_DEC_AT` / :data:`X_DEC_LEN` where the per-suit divisions table is (MCR, Taiwan; words,
+  :mod:`._suit_divisions`; empty for Tuidaohu and two-player);
 - three words per rule-profile array (``PROFILE_FIELDS`` of :mod:`mjfast.rules`: offset,
   rows, columns (0 for a 1-D array)); :func:`profile_views` gives them back as arrays;
 - the engine and settlement parameters (:data:`PARAMS_AT` onwards, :data:`N_PARAMS` words:
@@ -52,7 +52,7 @@ X_MAGIC = 1
 X_CODE = 2
 X_NCOLS = 3
 X_WS_LEN = 4
-X_DEC_AT = 5       # MCR: the per-suit divisions table (_suit_divisions)
+X_DEC_AT = 5       # MCR, Taiwan: the per-suit divisions table (_suit_divisions)
 X_DEC_LEN = 6
 X_FIELDS = 7
 PARAMS_AT = X_FIELDS + 3 * N_FIELDS
@@ -223,8 +223,9 @@ def build_context(profile) -> np.ndarray:
     if len(arrays) != N_FIELDS:
         raise ValueError(f"a rule profile has {N_FIELDS} arrays, got {len(arrays)}")
     code = int(arrays[0][0])
-    mcr = code == CODE_MCR
-    dec = suit_divisions_table() if mcr else np.zeros(0, dtype=np.int64)
+    # the per-suit divisions table: the MCR and Taiwan scorers look divisions up in it
+    dec = (suit_divisions_table() if code in (CODE_MCR, CODE_TAIWAN)
+           else np.zeros(0, dtype=np.int64))
     n_data = sum(int(a.size) for a in arrays)
     ctx = np.zeros(DATA_AT + n_data + dec.size, dtype=np.int64)
     ctx[X_LEN] = ctx.size

@@ -38,9 +38,9 @@ from ._context import (FLAG_SAME_HAND, R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
                        W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_DEC_LEN, X_FIELDS, X_NCOLS,
                        as_rows, profile_views, row_melds)
-from ._decompose import (DIV_COLS, FORM_REGULAR, KNITTED_TILES, MAX_DIVISIONS, SET_CHOW, SET_PUNG,
+from ._decompose import (DIV_COLS, KNITTED_TILES, MAX_DIVISIONS,
                          THIRTEEN_ORPHAN_TILES, divisions_into)
-from ._suit_divisions import NO_PAIR as SUIT_NO_PAIR, division_count, division_word, suit_entry
+from ._suit_divisions import table_divisions
 from ._exclude import apply_profile_exclusions, total_over
 from ._jit import export, grid
 from ._symbols import score_mcr
@@ -67,84 +67,6 @@ def _sort_into(src, n, dst):
             dst[j + 1] = dst[j]
             j -= 1
         dst[j + 1] = v
-
-
-@kernel(error_model="numpy", nrt=False)
-def _regular_divisions(c, out, st, dec):
-    """``divisions_into(c, 1 << FORM_REGULAR, out, st)``: the same rows (each division's
-    sets in the search's order; the divisions themselves in another order, which the
-    scorer does not depend on: it orders them by their sorted sets). Each suit's
-    divisions are looked up by its code (:mod:`._suit_divisions`, the table ``dec``),
-    and a hand's divisions are their product with the honors' pungs and pair: no search,
-    and a suit that cannot split (the pair's suit: into sets and the pair) rules the hand
-    out at its lookup."""
-    total = 0
-    for i in range(34):
-        total += c[i]
-    if total < 2 or (total - 2) % 3 != 0:
-        return 0
-    pair_suit = -1
-    pair = -1
-    for s in range(3):
-        code = 0
-        m = 0
-        for r in range(8, -1, -1):
-            v = c[9 * s + r]
-            code = code * 5 + v
-            m += v
-        m %= 3
-        if m == 1:
-            return 0
-        if m == 2:
-            if pair_suit >= 0:
-                return 0
-            pair_suit = s
-        got = suit_entry(dec, code)
-        if got == 0:
-            return 0
-        st[0, s] = got
-    for i in range(27, 34):
-        if c[i] == 1 or c[i] == 4:
-            return 0
-        if c[i] == 2:
-            if pair_suit >= 0:
-                return 0
-            pair_suit = 3
-            pair = i
-    if pair_suit < 0:
-        return 0
-    n_sets = (total - 2) // 3
-    n = 0
-    for i0 in range(division_count(st[0, 0])):
-        for i1 in range(division_count(st[0, 1])):
-            for i2 in range(division_count(st[0, 2])):
-                if n >= out.shape[0]:
-                    return n
-                k = 0
-                for s in range(3):
-                    i = i0 if s == 0 else (i1 if s == 1 else i2)
-                    w = division_word(dec, st[0, s], i)
-                    if w & 15 != SUIT_NO_PAIR:
-                        pair = 9 * s + (w & 15)
-                    for j in range((w >> 4) & 7):
-                        x = (w >> (7 + 5 * j)) & 31
-                        out[n, 3 + 2 * k] = SET_PUNG if x & 1 else SET_CHOW
-                        out[n, 4 + 2 * k] = 9 * s + (x >> 1)
-                        k += 1
-                for t in range(27, 34):
-                    if c[t] == 3:
-                        out[n, 3 + 2 * k] = SET_PUNG
-                        out[n, 4 + 2 * k] = t
-                        k += 1
-                for j in range(k, 5):
-                    out[n, 3 + 2 * j] = -1
-                    out[n, 4 + 2 * j] = -1
-                out[n, 0] = FORM_REGULAR
-                out[n, 1] = pair
-                out[n, 2] = n_sets
-                out[n, 13] = -1
-                n += 1
-    return n
 
 
 @kernel(error_model="numpy", nrt=False)
@@ -438,10 +360,10 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     if same and memo[4] >= 0:
         nd = memo[4]
     else:
-        nd = _regular_divisions(c, divbuf, dscr, dec)
+        nd = table_divisions(c, divbuf, dscr, dec)
         # (the same hand's next call writes divbuf in the knitted search again)
         memo[4] = -1 if knitted_tried else nd
-    if nd == 0:
+    if nd <= 0:          # (-1, a suit of more than 14 tiles, needs more than 14 tiles)
         return best
     wait_cnt = memo[6] if same else -1
     waits = work[7]

@@ -7,7 +7,9 @@ moved to fan-id columns (``col``) and the one exclusion kernel (:mod:`._exclude`
 the table's exclusion graph and switched-off rows; ``ints`` holds the very-early /
 early table-discard limits.
 
-For every division of the concealed tiles (``_decompose.divisions``) and every placement
+For every division of the concealed tiles (the per-suit table's, ``_suit_divisions``, in
+the order of the search ``_decompose.divisions``, which is what a suit of five sets
+takes) and every placement
 of the winning tile in it (``_decompose.wait_placements``) the kernel computes the raw
 item counts, applies the exclusion graph and keeps the highest total ("highest reading
 wins"). Totals are in tai and exclude the dealer bonus (a settlement matter).
@@ -22,8 +24,10 @@ from ._jit import export, grid, kernel
 from ._symbols import score_taiwan
 from ._context import (R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
                        R_N_MELDS, R_SEAT, R_TABLE_DISCARDS, R_TOTAL, R_WIN, X_NCOLS, as_rows,
-                       W_DIVBUF, W_DSCR, W_PLACE, W_VEC, WS_COLS, X_FIELDS, profile_views,
+                       W_DIVBUF, W_DSCR, W_PLACE, W_VEC, WS_COLS, X_DEC_AT, X_DEC_LEN,
+                       X_FIELDS, profile_views,
                        row_melds, workspace_views)
+from ._suit_divisions import table_divisions
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
@@ -326,7 +330,13 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ws)
         return _eight_flowers(ctx, hits, kept, best)
     if wt < 0 or wt >= 34:
         return -1
-    n = divisions_into(c, FORM_MASK, divbuf, st)
+    # the regular divisions from the per-suit table (in the search's order); a suit of
+    # more than 14 tiles (five sets) is outside it: the search, then
+    n = table_divisions(c, divbuf, st, ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]])
+    if n < 0:
+        n = divisions_into(c, FORM_MASK, divbuf, st)
+    else:
+        n += divisions_into(c, FORM_MASK & ~(1 << FORM_REGULAR), divbuf[n:], st)
     return _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ints,
                          divbuf, n, place, hits, kept, best, work)
 

@@ -21,7 +21,9 @@ with one.) They are built here by enumerating the multisets (no search), once pe
 A division word: bits 0-3 the pair's rank (15: none), bits 4-6 the number of sets, then 5
 bits per set (bit 0: 1 pung, 0 chow; bits 1-4 the lowest rank), the sets ordered by
 (lowest rank, chow before pung) -- the order in which the depth-first search of
-:mod:`mjfast.kernels._decompose` lists them.
+:mod:`mjfast.kernels._decompose` lists them. A code's divisions are in the order in which
+that search meets them, so that :func:`table_divisions` (a hand's divisions as the product
+of its suits') lists a hand's divisions in the search's order too.
 
 ``tests/test_decompose.py`` checks the table against that search for every code.
 """
@@ -32,6 +34,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
+from ._decompose import FORM_REGULAR, SET_CHOW, SET_PUNG
 from ._jit import kernel, python_function
 
 SLOT_BITS = 15
@@ -80,7 +83,13 @@ def build_suit_divisions() -> np.ndarray:
     pair_rank = np.concatenate([[NO_PAIR], np.arange(9)])
     all_words = words[:, None] | pair_rank[None, :]
     keys, all_words = keys[ok], all_words[ok]
-    order = np.lexsort((all_words, keys))
+    # a code's divisions in the order the depth-first search meets them: by the pair's
+    # rank, then set by set (sets are listed by lowest rank; at the first that differs,
+    # both start at the same rank and the pung comes first)
+    dfs = [np.where(((all_words >> 4) & 7) > j,
+                    ((all_words >> (8 + 5 * j)) & 15) * 2 + 1 - ((all_words >> (7 + 5 * j)) & 1),
+                    0) for j in range(4)]
+    order = np.lexsort((dfs[3], dfs[2], dfs[1], dfs[0], all_words & 15, keys))
     keys, all_words = keys[order], all_words[order]
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     ends = np.r_[starts[1:], keys.size]
@@ -138,3 +147,111 @@ def suit_splits(dec, code):
     """1 when ``code`` has a division (into sets, with a pair when its tile count is 2
     modulo 3), else 0."""
     return (dec[SLOTS + (code >> 6)] >> (code & 63)) & 1
+
+
+@kernel(inline="always")
+def _suit_code(c, base):
+    """``(code, tiles)`` of the suit whose counts start at ``c[base]``."""
+    code = 0
+    m = 0
+    for r in range(8, -1, -1):
+        v = c[base + r]
+        code = code * 5 + v
+        m += v
+    return code, m
+
+
+@kernel(error_model="numpy", nrt=False)
+def table_divisions(c, out, st, dec):
+    """The regular divisions of ``c`` (int64[34]) into ``out``, the rows and their order
+    exactly as ``_decompose.divisions_into(c, 1 << FORM_REGULAR, out, st)`` writes them,
+    from the table ``dec`` instead of a search: each suit's divisions are looked up by its
+    code, and a hand's are their product with the honors' pungs and pair, looped in the
+    search's order (the pair's tile outermost, then suit by suit). Returns the count, or
+    -1 when a suit holds more than 14 tiles (five sets: outside the table; the caller
+    searches). ``st`` scratch (``st[0, 0:3]``: the suits' entries)."""
+    total = 0
+    for i in range(34):
+        total += c[i]
+    if total < 2 or (total - 2) % 3 != 0:
+        return 0
+    pair_suit = -1
+    pair = -1
+    for s in range(3):
+        code, m = _suit_code(c, 9 * s)
+        if m > 14:
+            return -1
+        m %= 3
+        if m == 1:
+            return 0
+        if m == 2:
+            if pair_suit >= 0:
+                return 0
+            pair_suit = s
+        got = suit_entry(dec, code)
+        if got == 0:
+            return 0
+        st[0, s] = got
+    for i in range(27, 34):
+        if c[i] == 1 or c[i] == 4:
+            return 0
+        if c[i] == 2:
+            if pair_suit >= 0:
+                return 0
+            pair_suit = 3
+            pair = i
+    if pair_suit < 0:
+        return 0
+    n_sets = (total - 2) // 3
+    n = 0
+    # the pair suit's divisions come grouped by the pair's rank (the search tries the
+    # pair's tiles outermost): one pass per group, the other suits inside it
+    counts0 = division_count(st[0, 0])
+    counts1 = division_count(st[0, 1])
+    counts2 = division_count(st[0, 2])
+    g_lo = 0
+    while True:
+        if pair_suit < 3:
+            n_pair = division_count(st[0, pair_suit])
+            if g_lo >= n_pair:
+                break
+            g_rank = division_word(dec, st[0, pair_suit], g_lo) & 15
+            g_hi = g_lo + 1
+            while g_hi < n_pair and division_word(dec, st[0, pair_suit], g_hi) & 15 == g_rank:
+                g_hi += 1
+        else:
+            if g_lo > 0:
+                break
+            g_hi = 1
+        for i0 in range(g_lo if pair_suit == 0 else 0, g_hi if pair_suit == 0 else counts0):
+            for i1 in range(g_lo if pair_suit == 1 else 0, g_hi if pair_suit == 1 else counts1):
+                for i2 in range(g_lo if pair_suit == 2 else 0,
+                                g_hi if pair_suit == 2 else counts2):
+                    if n >= out.shape[0]:
+                        return n
+                    k = 0
+                    for s in range(3):
+                        i = i0 if s == 0 else (i1 if s == 1 else i2)
+                        w = division_word(dec, st[0, s], i)
+                        if w & 15 != NO_PAIR:
+                            pair = 9 * s + (w & 15)
+                        for j in range((w >> 4) & 7):
+                            x = (w >> (7 + 5 * j)) & 31
+                            out[n, 3 + 2 * k] = SET_PUNG if x & 1 else SET_CHOW
+                            out[n, 4 + 2 * k] = 9 * s + (x >> 1)
+                            k += 1
+                    for t in range(27, 34):
+                        if c[t] == 3:
+                            out[n, 3 + 2 * k] = SET_PUNG
+                            out[n, 4 + 2 * k] = t
+                            k += 1
+                    for j in range(k, 5):
+                        out[n, 3 + 2 * j] = -1
+                        out[n, 4 + 2 * j] = -1
+                    out[n, 0] = FORM_REGULAR
+                    out[n, 1] = pair
+                    out[n, 2] = n_sets
+                    out[n, 13] = -1
+                    n += 1
+        g_lo = g_hi
+    return n
