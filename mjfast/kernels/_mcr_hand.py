@@ -383,6 +383,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     hf = sc[15]
     hf_ids = sc[14, 16:120]
     hand_done = False
+    two_sided = False     # some division shows a second wait (see can_chow below)
     nhf = 0
     if same and memo[5] >= 0:
         hand_done = True
@@ -442,6 +443,12 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                 keys[i] = REF_RANK[tile] * 2 + 1
                 if code - win_code <= 1 and win_code - code <= 1:
                     can_chow = True
+                    # the winning tile at an end with room beyond the other end (4 in 234,
+                    # 3 in 345): the tile there completes the hand too (the same sets with
+                    # this chow moved along), so the hand waited on two tiles or more
+                    if ((win_code == code - 1 and (win_code & 15) <= 6)
+                            or (win_code == code + 1 and (win_code & 15) >= 4)):
+                        two_sided = True
             else:
                 code = REF_CODE[tile]
                 pk_kind[npk] = P_PUNG
@@ -588,6 +595,9 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             # the waits are only needed when this division places the winning tile in an
             # edge / closed / single position; whether there is exactly one is all that
             # matters (the search stops at two)
+            if wait_cnt < 0 and two_sided:
+                wait_cnt = 2      # two waits or more: no wait fan (no search needed)
+                memo[6] = wait_cnt
             if wait_cnt < 0:
                 wait_cnt = _fast_waits(st, n_st, waits, work[8], 2, dec, work[9])
                 if wait_cnt == 1 and nm == 0:
