@@ -158,7 +158,7 @@ apply_exclusions_inline = kernel(inline="always")(python_function(apply_exclusio
 total_of_inline = kernel(inline="always")(python_function(total_of))
 
 
-@kernel(nrt=False, error_model="numpy")
+@kernel(nrt=False, error_model="numpy", forceinline=True)
 def apply_profile_exclusions(ft, ctx, skip):
     """:func:`apply_exclusions` with the rule profile's arrays read from the context
     ``ctx``: three arguments where the arrays one by one were some seventy words pushed

@@ -76,7 +76,8 @@ class KernelDispatcher(CPUDispatcher):
 
 
 def kernel(func=None, *, parallel: bool = False, inline: str = "never",
-           error_model: str = "python", fastmath: bool = False, nrt: bool = True):
+           error_model: str = "python", fastmath: bool = False, nrt: bool = True,
+           forceinline: bool = False):
     """Compile ``func`` with Numba in nopython mode, nogil, cached (see the module
     docstring); ``parallel`` for ``prange`` kernels, ``inline="always"`` for helpers whose
     code should be part of each caller (small, hot), ``error_model="numpy"`` where every
@@ -84,7 +85,10 @@ def kernel(func=None, *, parallel: bool = False, inline: str = "never",
     arrays their caller owns (no allocation, no array returned): Numba then emits no
     reference counting, which otherwise costs two calls (``NRT_incref`` /
     ``NRT_decref``) per array argument and view on every call of the function -- the
-    MCR scorer's helpers paid about a tenth of a hand's time for them."""
+    MCR scorer's helpers paid about a tenth of a hand's time for them. ``forceinline``:
+    LLVM inlines the function into its callers (Numba's ``forceinline``; unlike
+    ``inline="always"``, no retyping in each caller): for the MCR hand function's helpers,
+    whose calls (each array argument passed field by field) cost more than their work."""
     def wrap(f):
         if DISABLED:
             return f
@@ -94,6 +98,8 @@ def kernel(func=None, *, parallel: bool = False, inline: str = "never",
             opts["parallel"] = True
         if not nrt:
             opts["_nrt"] = False
+        if forceinline:
+            opts["forceinline"] = True
         disp = KernelDispatcher(py_func=f, locals={}, targetoptions=opts)
         if CACHING and _cache.in_package(f):
             # code outside the package (a test's helper, a user's kernel calling the

@@ -150,33 +150,33 @@ P_KONG = 2
 P_PAIR = 3
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _suit(code):
     return code >> 4
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _rank(code):
     return code & 15
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _numbered(code):
     s = code >> 4
     return s >= 1 and s <= 3
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _is_dragon(code):
     return code >= 0x45 and code <= 0x47
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _is_wind(code):
     return code >= 0x41 and code <= 0x44
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _is_terminal(code):
     if not _numbered(code):
         return False
@@ -184,7 +184,7 @@ def _is_terminal(code):
     return r == 1 or r == 9
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _is_term_or_honor(code):
     return (code >> 4) == 4 or _is_terminal(code)
 
@@ -213,7 +213,7 @@ def _is_reversible(code):
 
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_melded, first, npk, win_code):
     """Edge / closed / single wait when the hand waited on exactly one tile. Looks at the
     concealed packs (indices first..npk-1; chows and the pair)."""
@@ -243,14 +243,14 @@ def _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_melded, first, npk, win_code)
 # ---------------------------------------------------------------------------------------
 # chow and pung families
 # ---------------------------------------------------------------------------------------
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _shift1_unordered(a, b, c):
     lo = min(a, min(b, c))
     hi = max(a, max(b, c))
     return hi - lo == 2 and a != b and b != c and a != c
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _four_chows_fan(t0, t1, t2, t3):
     if (t0 + 2 == t1 and t1 + 2 == t2 and t2 + 2 == t3) or (t0 + 1 == t1 and t1 + 1 == t2 and t2 + 1 == t3):
         return FOUR_PURE_SHIFTED_CHOWS
@@ -259,7 +259,7 @@ def _four_chows_fan(t0, t1, t2, t3):
     return 0
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _three_chows_fan(t0, t1, t2):
     s0, s1, s2 = t0 >> 4, t1 >> 4, t2 >> 4
     r0, r1, r2 = t0 & 15, t1 & 15, t2 & 15
@@ -282,7 +282,7 @@ def _three_chows_fan(t0, t1, t2):
     return 0
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _two_chows_fan(t0, t1):
     if (t0 >> 4) != (t1 >> 4):
         if (t0 & 15) == (t1 & 15):
@@ -298,7 +298,7 @@ def _two_chows_fan(t0, t1):
     return 0
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _extra_chow_fan(a, b, c, x):
     f0 = _two_chows_fan(a, x)
     f1 = _two_chows_fan(b, x)
@@ -390,7 +390,7 @@ def _three_chows(m, ft, tmp):
     _account_once(fans, 3, 2, ft, tmp[6:10])
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _four_pungs_fan(t0, t1, t2, t3):
     if _numbered(t0) and t0 + 1 == t1 and t1 + 1 == t2 and t2 + 1 == t3:
         return FOUR_PURE_SHIFTED_PUNGS
@@ -399,7 +399,7 @@ def _four_pungs_fan(t0, t1, t2, t3):
     return 0
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _three_pungs_fan(t0, t1, t2):
     if _numbered(t0) and _numbered(t1) and _numbered(t2):
         s0, s1, s2 = t0 >> 4, t1 >> 4, t2 >> 4
@@ -420,7 +420,7 @@ def _three_pungs_fan(t0, t1, t2):
     return 0
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _two_pungs_fan(t0, t1):
     if _numbered(t0) and _numbered(t1):
         if (t0 & 15) == (t1 & 15):
@@ -571,7 +571,7 @@ def _kong_fans_table():
 KONG_FANS = _kong_fans_table()
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _kongs(codes, kinds, melded, n, ft, kong_combo):
     """Kong / concealed-pung counts and the per-pung fans (箭刻, 幺九刻): the counts' fans
     looked up in :data:`KONG_FANS` (no branch tree per division)."""
@@ -639,7 +639,7 @@ TRAIT_FANS = np.array([NO_HONORS, ONE_VOIDED_SUIT, HALF_FLUSH, FULL_FLUSH, ALL_T
                        UPPER_TILES, MIDDLE_TILES, TILE_HOG], dtype=np.int64)
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _hand_traits(tc, n_kongs, ft):
     """One pass over the hand's tiles (kongs as 4): the suit fans (无字, 缺一门, 混一色,
     清一色, 五门齐), the tile-kind fans (断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九), the
@@ -840,7 +840,7 @@ def _pack_traits_table():
 PACK_TRAITS = _pack_traits_table()
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _by_packs_traits(acc, ft):
     """全带幺 / 全带五 / 全双刻 from ``acc``, the sum of ``PACK_TRAITS[chow, code]`` over
     the packs (summed where the packs are built: no branch per pack, and no second loop
@@ -855,7 +855,7 @@ def _by_packs_traits(acc, ft):
         ft[ALL_EVEN_PUNGS] = 1
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _by_win_flag(wf, ft):
     if wf & W_4TH:
         ft[LAST_TILE] = 1
@@ -873,7 +873,7 @@ def _by_win_flag(wf, ft):
         ft[SELF_DRAWN_FAN] = 1
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _wind_pung(code, prevalent, seat, ft):
     """A wind pung: 圈风刻 / 门风刻 (the exclusion kernel applies their exclusions and
     account-once deductions, like every other fan's)."""
@@ -894,7 +894,7 @@ def _total(ft, points):
 
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _nine_gates(st):
     for base in (0, 9, 18):
         if st[base] == 3 and st[base + 8] == 3:

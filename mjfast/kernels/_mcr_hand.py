@@ -58,7 +58,7 @@ SHIFTED_MASKS = np.array([((1 << 7) - 1) << (9 * s + lo) for s in range(3) for l
 # ---------------------------------------------------------------------------------------
 # one hand
 # ---------------------------------------------------------------------------------------
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _sort_into(src, n, dst):
     for i in range(n):
         v = src[i]

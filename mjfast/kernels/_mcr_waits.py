@@ -46,7 +46,7 @@ def _honor_bits(st, extra):
     return 0
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _fast_waits(s, n, out, tmp, stop, dec, kb):
     """The tiles that complete the regular form of ``s`` (n tiles, n % 3 == 1) into
     ``out[34]`` (at most ``stop`` of them); returns how many. Uses the per-suit divisions

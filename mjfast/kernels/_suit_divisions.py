@@ -161,7 +161,7 @@ def _suit_code(c, base):
     return code, m
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def table_divisions(c, out, st, dec):
     """The regular divisions of ``c`` (int64[34]) into ``out``, the rows and their order
     exactly as ``_decompose.divisions_into(c, 1 << FORM_REGULAR, out, st)`` writes them,
