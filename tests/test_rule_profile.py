@@ -273,7 +273,7 @@ def test_exclusion_bits_are_the_graph_and_both_walks_agree(rules, variant):
         want = _exclusions_by_list(ft, args)
         for walk in ((bits, by_rank) if by_id else (bits,)):
             got = ft.copy()
-            held = apply_exclusions(got, excluders, excl, *rest, 0, walk)
+            held = apply_exclusions(got, excluders, *rest, 0, walk)
             assert (got == want).all(), sorted(ids.tolist())
             in_set = {f for f in range(128) if (int(held[f >> 6]) >> (f & 63)) & 1}
             assert {f for f in range(n) if got[f] != 0} <= in_set

@@ -54,10 +54,10 @@ def _nonzero(ft, n):
 
 
 @kernel(nrt=False)
-def apply_exclusions(ft, excluders, excl, reducers, red_t, red_n, red_unless, off, skip, bits):
+def apply_exclusions(ft, excluders, reducers, red_t, red_n, red_unless, off, skip, bits):
     """Apply the exclusion graph and the deductions to ``ft`` in place (module docstring;
-    the graph is read as ``bits``, the profile's ``excl_bits``: ``excl`` holds the same
-    lists and is not read here). Returns ``(lo, hi)``, the fans whose count is not 0 after
+    the graph is read as ``bits``, the profile's ``excl_bits``, the id sets of its
+    ``excl`` lists). Returns ``(lo, hi)``, the fans whose count is not 0 after
     the exclusions, as an id set (every fan the deductions leave a count is in it), for
     a sparse total (:func:`total_over`). (A count can be negative in a row no deal
     produces: the tile hog of a fifth copy; it is carried into the total as the full
@@ -164,7 +164,7 @@ def apply_profile_exclusions(ft, ctx, skip):
     ``ctx``: three arguments where the arrays one by one were some seventy words pushed
     per call (the MCR scorer calls it once per division). Returns the held fans' id set
     (:func:`apply_exclusions`)."""
-    (_ints, _points, _topo, excl, reducers, red_t, red_n, red_unless, _col, _live, off,
+    (_ints, _points, _topo, _excl, reducers, red_t, red_n, red_unless, _col, _live, off,
      excluders, bits) = profile_views(ctx)
-    return apply_exclusions_inline(ft, excluders, excl, reducers, red_t, red_n, red_unless, off,
-                                   skip, bits)
+    return apply_exclusions_inline(ft, excluders, reducers, red_t, red_n, red_unless, off, skip,
+                                   bits)

@@ -63,14 +63,14 @@ def _apply(hits, ctx, kept):
     graph (:mod:`._exclude`). Returns the total (sum of kept count x points). The
     profile's views are made here (a few instructions each): passing them was a dozen
     arrays, field by field, per reading."""
-    (ints, points, _topo, excl, reducers, red_t, red_n, red_unless,
+    (ints, points, _topo, _excl, reducers, red_t, red_n, red_unless,
      col, _live, off, excluders, bits) = profile_views(ctx)
     for f in range(ints[I_NCOLS]):
         kept[f] = 0
     for k in range(K):
         if col[k] > 0:
             kept[col[k]] = hits[k]
-    apply_exclusions(kept, excluders, excl, reducers, red_t, red_n, red_unless, off, 0, bits)
+    apply_exclusions(kept, excluders, reducers, red_t, red_n, red_unless, off, 0, bits)
     return total_of(kept, points)
 
 

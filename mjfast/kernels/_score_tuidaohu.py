@@ -81,7 +81,6 @@ def score_one(c, melds, n_melds, flags, seat, dealer, ctx, ws):
     # compile time
     ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
     values = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
-    excl = grid(ctx[ctx[X_FIELDS + 9]:], np.int64, ctx[X_FIELDS + 10], ctx[X_FIELDS + 11])
     reducers = ctx[ctx[X_FIELDS + 12]:ctx[X_FIELDS + 12] + ctx[X_FIELDS + 13]]
     red_t = ctx[ctx[X_FIELDS + 15]:ctx[X_FIELDS + 15] + ctx[X_FIELDS + 16]]
     red_n = ctx[ctx[X_FIELDS + 18]:ctx[X_FIELDS + 18] + ctx[X_FIELDS + 19]]
@@ -201,8 +200,7 @@ def score_one(c, melds, n_melds, flags, seat, dealer, ctx, ws):
             elif winds == 3 and 27 <= pair <= 30:
                 _set(hits, pc, P_LITTLE_FOUR_WINDS)
         # ---- exclusions (the one exclusion kernel; switched-off rows dropped) ---------
-        apply_exclusions(hits, excluders, excl, reducers, red_t, red_n, red_unless, off, 0,
-                         bits)
+        apply_exclusions(hits, excluders, reducers, red_t, red_n, red_unless, off, 0, bits)
         total = total_of(hits, values)
         if total > best_total:
             best_total = total
