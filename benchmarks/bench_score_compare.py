@@ -4,17 +4,22 @@ with an editable install of it), the SAME hands for both, rounds alternating bet
 
     python benchmarks/bench_score_compare.py BEFORE_DIR BEFORE_PYTHON [AFTER_DIR AFTER_PYTHON]
         [--rules mcr,taiwan,tuidaohu,two_player] [--threads 1,2] [--cycles 4]
-        [--rounds 5] [--n 1000000] [--sub 200000]
+        [--rounds 5] [--n 1000000] [--sub 200000] [--processes 3]
 
 The hands (``mjfast.random_hands(n, rules, "complete", seed=2026)`` of the AFTER checkout)
 are saved once as ``.npz`` and loaded by both workers, so a change of the generator cannot
 move the figures. Each worker compiles or loads its kernels before the first timed round.
 A cycle times, for every rule set and thread count, ``--rounds`` calls of each checkout
 (on the first ``--sub`` hands: short rounds catch the quiet moments of a loaded machine),
-the order of the two alternating from cycle to cycle. Reported: the best round of each
-cycle and the best of all, per checkout, wall time and CPU time (``time.process_time``:
-on one thread, what a loaded machine distorts least), and whether both gave identical fan
-counts and totals (a digest). MCR is scored with the ``botzone`` variant, as in bench_score_mcr.py.
+the order of the two alternating from cycle to cycle. Reported per checkout, wall time
+and CPU time (``time.process_time``: on one thread, what a loaded machine distorts
+least), and whether both gave identical fan counts and totals (a digest). MCR is scored with the ``botzone`` variant, as in bench_score_mcr.py.
+
+Each checkout runs in ``--processes`` worker processes, all of them in the rounds: where
+a process's machine code lands in memory moves its speed by 1-6% on this kind of machine
+(the same checkout in four processes: medians 1.010-1.028x apart), as much as a change
+being measured. A checkout's figure is then the median over its processes of each
+process's best round, and the spread of those bests is printed beside it.
 No pytest test here (timing lives in the other bench files); this is a script.
 """
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,17 +95,23 @@ def main(argv=None) -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--n", type=int, default=1_000_000)
     ap.add_argument("--sub", type=int, default=200_000)
+    ap.add_argument("--processes", type=int, default=3,
+                    help="worker processes a checkout (code placement moves a process's speed)")
     a = ap.parse_args(argv)
     rules = a.rules.split(",")
     data = tempfile.mkdtemp(prefix="mjfast-compare-")
     _save_hands(a.after_python, a.after_dir, data, a.n, rules)
-    procs = {}
+    procs: dict[str, list] = {}
     for name, root, py in (("before", a.before_dir, a.before_python),
                            ("after", a.after_dir, a.after_python)):
-        procs[name] = subprocess.Popen(
+        procs[name] = [subprocess.Popen(
             [py, os.path.abspath(__file__), "--worker", data], cwd=root, text=True,
-            env=dict(os.environ, PYTHONPATH=root), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        procs[name].stdout.readline()
+            env=dict(os.environ, PYTHONPATH=root), stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE) for _ in range(a.processes)]
+    for ps in procs.values():
+        for p in ps:
+            p.stdout.readline()
+    # (rules, threads, checkout, process) -> each cycle's best round
     best: dict[tuple, list[float]] = {}
     best_cpu: dict[tuple, list[float]] = {}
     digests: dict[tuple, set] = {}
@@ -107,29 +119,39 @@ def main(argv=None) -> None:
         for r in rules:
             for th in a.threads.split(","):
                 for name in (("before", "after") if c % 2 == 0 else ("after", "before")):
-                    p = procs[name]
-                    p.stdin.write(f"{r} {th} {a.rounds} {a.sub}\n")
-                    p.stdin.flush()
-                    t, c, dg = p.stdout.readline().split()
-                    best.setdefault((r, th, name), []).append(float(t))
-                    best_cpu.setdefault((r, th, name), []).append(float(c))
-                    digests.setdefault((r, th), set()).add(dg)
-    for p in procs.values():
-        p.stdin.close()
-        p.wait()
+                    for k, p in enumerate(procs[name]):
+                        p.stdin.write(f"{r} {th} {a.rounds} {a.sub}\n")
+                        p.stdin.flush()
+                        t, cpu, dg = p.stdout.readline().split()
+                        best.setdefault((r, th, name, k), []).append(float(t))
+                        best_cpu.setdefault((r, th, name, k), []).append(float(cpu))
+                        digests.setdefault((r, th), set()).add(dg)
+    for ps in procs.values():
+        for p in ps:
+            p.stdin.close()
+            p.wait()
     print(f"{a.sub:,} hands a round, best of {a.rounds} rounds per cycle, "
-          f"{a.cycles} cycles; load average {os.getloadavg()[0]:.2f} (1 min)")
+          f"{a.cycles} cycles, {a.processes} processes a checkout; "
+          f"load average {os.getloadavg()[0]:.2f} (1 min)")
+
+    def per_process(table, r, th, name):
+        """Each process's best over every cycle."""
+        return [min(table[(r, th, name, k)]) for k in range(a.processes)]
+
     for r in rules:
         for th in a.threads.split(","):
-            b, f = best[(r, th, "before")], best[(r, th, "after")]
             same = "identical" if len(digests[(r, th)]) == 1 else "DIFFERENT RESULTS"
-            cb, cf = best_cpu[(r, th, "before")], best_cpu[(r, th, "after")]
-            print(f"{r:10s} {th} thr  before {min(b):.4f} s  after {min(f):.4f} s  "
-                  f"({min(f) / min(b) - 1:+.1%}; {same}); CPU before {min(cb):.4f} s "
-                  f"after {min(cf):.4f} s ({min(cf) / min(cb) - 1:+.1%}; "
-                  f"{min(cb) / a.sub * 1e6:.3f} -> {min(cf) / a.sub * 1e6:.3f} us a hand)  "
-                  f"cycles before {' '.join(f'{x:.3f}' for x in b)} | "
-                  f"after {' '.join(f'{x:.3f}' for x in f)}")
+            b, f = per_process(best, r, th, "before"), per_process(best, r, th, "after")
+            cb = per_process(best_cpu, r, th, "before")
+            cf = per_process(best_cpu, r, th, "after")
+            mb, mf = statistics.median(b), statistics.median(f)
+            mcb, mcf = statistics.median(cb), statistics.median(cf)
+            print(f"{r:10s} {th} thr  before {mb:.4f} s  after {mf:.4f} s  "
+                  f"({mf / mb - 1:+.1%}; {same}); CPU before {mcb:.4f} s "
+                  f"after {mcf:.4f} s ({mcf / mcb - 1:+.1%}; "
+                  f"{mcb / a.sub * 1e6:.3f} -> {mcf / a.sub * 1e6:.3f} us a hand)  "
+                  f"processes' best CPU before {' '.join(f'{x:.4f}' for x in cb)} | "
+                  f"after {' '.join(f'{x:.4f}' for x in cf)}")
 
 
 if __name__ == "__main__":
