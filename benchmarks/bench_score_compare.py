@@ -13,7 +13,8 @@ A cycle times, for every rule set and thread count, ``--rounds`` calls of each c
 (on the first ``--sub`` hands: short rounds catch the quiet moments of a loaded machine),
 the order of the two alternating from cycle to cycle. Reported per checkout, wall time
 and CPU time (``time.process_time``: on one thread, what a loaded machine distorts
-least), and whether both gave identical fan counts and totals (a digest). MCR is scored with the ``botzone`` variant, as in bench_score_mcr.py.
+least), and whether both gave identical fan counts and totals (a digest). MCR is scored
+with the ``botzone`` variant, as in bench_score_mcr.py.
 
 Each checkout runs in ``--processes`` worker processes, all of them in the rounds: where
 a process's machine code lands in memory moves its speed by 1-6% on this kind of machine
