@@ -23,7 +23,6 @@ each arrangement, and the load average.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import statistics
 import sys
@@ -36,12 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from test_mcr_gen import random_batch  # noqa: E402
 
 from mjfast import score_batch  # noqa: E402
-
-
-def _take(batch, idx):
-    return dataclasses.replace(batch, **{f.name: getattr(batch, f.name)[idx]
-                                         for f in dataclasses.fields(batch)
-                                         if f.name != "rules"})
+from mjfast.scoring import take_rows  # noqa: E402
 
 
 def arrangements(n: int, k: int, seed: int = 2026) -> tuple[object, dict[str, np.ndarray]]:
@@ -63,7 +57,7 @@ def probe(n: int = 200_000, k: int = 1_000, rounds: int = 7) -> dict[str, list[f
     ref = score_batch(batch, variant="botzone", threads=1)
     batches = {}
     for name, rows in idx.items():
-        b = _take(batch, rows)
+        b = take_rows(batch, rows)
         got = score_batch(b, variant="botzone", threads=1)
         assert np.array_equal(got.fan_counts, ref.fan_counts[rows]), name
         assert np.array_equal(got.totals, ref.totals[rows]), name

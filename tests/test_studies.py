@@ -308,7 +308,8 @@ def test_pivotal_share_by_rescoring(resim, tmp_path):
     equals a rescoring with the fan switched off by a variant file."""
     import mjfast
     from mjfast.analytics._core import frames
-    from mjfast.analytics._wins import take, winning_hands
+    from mjfast.analytics._wins import winning_hands
+    from mjfast.scoring import take_rows
     fv = A.fan_value(resim)
     assert (fv["not_rescored"] == 0).all()
     fr = frames(resim, ["wins", "events", "deals"])
@@ -325,7 +326,8 @@ def test_pivotal_share_by_rescoring(resim, tmp_path):
             path.write_text(f"[params]\nminimum = {minimum}\n[rows.{fid}]\nenabled = false\n")
             rows = [i for i, fans in enumerate(w["fans"].to_list())
                     if any(f["id"] == fid for f in fans)]
-            sc = mjfast.score_batch(take(batch, rows), variant=str(path))
+            sc = mjfast.score_batch(take_rows(batch, np.asarray(rows, dtype=np.int64)),
+                                    variant=str(path))
             r = sub.filter(pl.col("fan_id") == fid).row(0, named=True)
             assert r["rescored"] == len(rows)
             assert r["pivotal"] == int((~sc.legal).sum())

@@ -58,8 +58,8 @@ def _pivotal(w: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame) -> pl.D
     """Per legal win and fan it holds (rule sets with a minimum): ``pivotal`` 1/0, or no
     row when its hand was not read back; with the per-partition ``not_rescored`` count."""
     from ..rules import without_fans
-    from ._wins import take, winning_hands
-    from ..scoring import score_batch
+    from ._wins import winning_hands
+    from ..scoring import score_batch, take_rows
     out, missing = [], []
     for (rules, variant), part in w.group_by(["rules", "variant"], maintain_order=True):
         prof = _profile(rules, variant)
@@ -80,8 +80,9 @@ def _pivotal(w: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame) -> pl.D
         for f, rows in sorted(held.items()):
             if not prof.row(f).enabled:
                 continue
-            sc = score_batch(take(batch, rows), variant=without_fans(prof, [f]),
-                                    threads=1 if len(rows) < 4096 else None)
+            sc = score_batch(take_rows(batch, np.asarray(rows, dtype=np.int64)),
+                             variant=without_fans(prof, [f]),
+                             threads=1 if len(rows) < 4096 else None)
             piv = (~sc.legal).astype(np.float64)
             for j, i in enumerate(rows):
                 out.append((rules, variant, srcs[i], f, units[i], clusters[i], piv[j]))

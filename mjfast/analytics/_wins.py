@@ -15,8 +15,6 @@ and fans exactly (:func:`winning_hands` ``ok``), so a hand the record does not d
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import polars as pl
 
@@ -29,20 +27,13 @@ KINDS = (K_DEAL, K_DRAW, K_FLOWER, K_DISCARD, K_CHOW, K_PUNG, K_KONG_EXPOSED,
 MELD_KINDS = (K_CHOW, K_PUNG, K_KONG_EXPOSED, K_KONG_CONCEALED, K_KONG_ADDED)
 
 
-def take(batch: HandBatch, idx) -> HandBatch:
-    """Rows ``idx`` of a batch."""
-    idx = np.asarray(idx, dtype=np.int64)
-    return dataclasses.replace(batch, **{f.name: getattr(batch, f.name)[idx]
-                                         for f in dataclasses.fields(batch) if f.name != "rules"})
-
-
 def winning_hands(wins: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame,
                   rules: str, variant) -> tuple[HandBatch, np.ndarray]:
     """The hands of ``wins`` (one partition's rows: rules, variant, deal_id, step, winner,
     self_drawn, discarder, tile, flags, total, fans) as a :class:`HandBatch` in the same
     order, and ``ok``: the rows whose hand, scored with ``variant`` (a name, path or
     :class:`~mjfast.rules.RuleProfile`), gives the recorded total and fans."""
-    from ..scoring import score_batch
+    from ..scoring import score_batch, take_rows
     n = wins.height
     batch = HandBatch.empty(n, rules)
     ok = np.zeros(n, dtype=bool)
@@ -150,7 +141,7 @@ def winning_hands(wins: pl.DataFrame, events: pl.LazyFrame, deals: pl.LazyFrame,
                       np.full(n, -1, np.int16), rules)
     idx = np.flatnonzero(valid)
     if idx.size:
-        sc = score_batch(take(batch, idx), variant=variant,
+        sc = score_batch(take_rows(batch, idx), variant=variant,
                                 threads=1 if idx.size < 4096 else None)
         total = wins["total"].fill_null(-2).to_numpy().astype(np.int64)[idx]
         good = sc.totals.astype(np.int64) == total
