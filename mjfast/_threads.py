@@ -41,6 +41,9 @@ def numba_threads(threads) -> Iterator[int]:
     import numba
     n = resolve(threads)
     before = numba.get_num_threads()
+    if before == n:             # (setting it costs microseconds: one-hand calls feel it)
+        yield n
+        return
     numba.set_num_threads(n)
     try:
         yield n

@@ -15,7 +15,9 @@ predicate must not reach the engine through here (see :mod:`._cache`).
 - scoring: :func:`score_row` (one hand, any rule set, through the linked symbols) and
   :func:`score_batch_rows` (the batch loop over it), :func:`score_pairs_rows` (the waits
   of ready hands, each scored on a discard and a self-draw in one pass) with
-  :func:`meld_tile_counts`; the one completeness test
+  :func:`meld_tile_counts`, and the serial loops on scratch a caller keeps
+  (:func:`batch_scratch`, :func:`score_batch_scratch`, :func:`score_pairs_scratch`: the
+  one-hand paths); the one completeness test
   (:func:`is_regular`, :func:`maybe_complete`);
 - settlement (:mod:`._settle`): :func:`settle_win`, :func:`settle_win_gross`,
   :func:`settle_flower_win`, :func:`settle_kong`, :func:`settle_kong_gross`, :func:`fee`;
@@ -44,8 +46,9 @@ from ._context import (C_BASE, C_BONUS, C_BONUS_NONDEALER_TSUMO, C_BONUS_STREAK,
 from ._complete import is_regular, maybe_complete
 from ._decompose import KNITTED_PERMS
 from ._jit import as_array, export, external, kernel, ptr, python_function
-from ._score_rows import (meld_tile_counts, score_batch_range, score_batch_rows,
-                          score_pairs_range, score_pairs_rows, score_row, score_rows)
+from ._score_rows import (batch_scratch, meld_tile_counts, score_batch_range, score_batch_rows,
+                          score_batch_scratch, score_pairs_range, score_pairs_rows,
+                          score_pairs_scratch, score_row, score_rows)
 from ._settle import (fee, settle_flower_win, settle_kong, settle_kong_gross, settle_win,
                       settle_win_gross)
 from ._shanten import (BAD_COUNT, BAD_TILE, BAD_TOTAL, BAD_WAIT_TOTAL, D_LIVE, D_SHANTEN,
@@ -70,7 +73,8 @@ __all__ = [
     "R_MELDS", "R_N_MELDS", "R_PREVALENT", "R_SEAT", "R_STREAK", "R_TABLE_DISCARDS",
     "R_TOTAL", "R_WIN",
     "score_row", "score_rows", "score_batch_rows", "score_batch_range", "score_pairs_rows",
-    "score_pairs_range", "meld_tile_counts", "is_regular", "maybe_complete",
+    "score_pairs_range", "batch_scratch", "score_batch_scratch", "score_pairs_scratch",
+    "meld_tile_counts", "is_regular", "maybe_complete",
     "fee", "settle_flower_win", "settle_kong", "settle_kong_gross", "settle_win",
     "settle_win_gross",
     "shanten_tables", "row_scratch", "hand_codes", "replace_code", "load_parts",

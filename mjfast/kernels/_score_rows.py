@@ -41,6 +41,16 @@ def score_row(ctx, ws, row, fans):
 BLOCK = 64      # rows scored per symbol call in the batch loop
 
 
+def batch_scratch(ctx) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(workspace, rows, fans)``: the scratch of :func:`score_batch_scratch` and
+    :func:`score_pairs_scratch` for context ``ctx`` (what :func:`score_batch_range`
+    allocates for each chunk). Reusable from call to call on one thread: no scorer reads
+    what a previous row left, except the pair kernel's second row of a pair."""
+    return (np.zeros(int(ctx[X_WS_LEN]), dtype=np.int64),
+            np.zeros((BLOCK, ROW_SIZE), dtype=np.int64),
+            np.zeros((BLOCK, int(ctx[X_NCOLS])), dtype=np.int64))
+
+
 @kernel(error_model="numpy")
 def score_batch_range(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, seat, prevalent,
                  dealer, discarder, streak, table_discards, out_fans, out_total, out_legal,
@@ -49,9 +59,9 @@ def score_batch_range(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, 
     ws = np.zeros(ctx[X_WS_LEN], dtype=np.int64)
     rows = np.zeros((BLOCK, ROW_SIZE), dtype=np.int64)
     fans = np.zeros((BLOCK, ncols), dtype=np.int64)
-    _range_blocks(lo, hi, ctx, ws, rows, fans, ncols, counts, win, melds, n_melds, flowers,
-                  flags, seat, prevalent, dealer, discarder, streak, table_discards, out_fans,
-                  out_total, out_legal, out_extra)
+    score_batch_scratch(lo, hi, ctx, ws, rows, fans, ncols, counts, win, melds, n_melds,
+                        flowers, flags, seat, prevalent, dealer, discarder, streak,
+                        table_discards, out_fans, out_total, out_legal, out_extra)
 
 
 @kernel(inline="always")
@@ -88,11 +98,12 @@ def _emit(row, fans_row, ncols, h, out_fans, out_total, out_legal, out_extra):
 
 
 @kernel(error_model="numpy", nrt=False)
-def _range_blocks(lo, hi, ctx, ws, rows, fans, ncols, counts, win, melds, n_melds, flowers,
-                  flags, seat, prevalent, dealer, discarder, streak, table_discards, out_fans,
-                  out_total, out_legal, out_extra):
-    """The block loop of :func:`score_batch_range` (its scratch allocated by the caller),
-    compiled without reference counting: the per-row views cost no calls."""
+def score_batch_scratch(lo, hi, ctx, ws, rows, fans, ncols, counts, win, melds, n_melds,
+                        flowers, flags, seat, prevalent, dealer, discarder, streak,
+                        table_discards, out_fans, out_total, out_legal, out_extra):
+    """The block loop of :func:`score_batch_range` on scratch the caller owns
+    (:func:`batch_scratch`: the one-hand paths keep theirs between calls), compiled
+    without reference counting: the per-row views cost no calls."""
     for b0 in range(lo, hi, BLOCK):
         m = min(BLOCK, hi - b0)
         for i in range(m):
@@ -128,10 +139,10 @@ def score_batch_rows(ctx, counts, win, melds, n_melds, flowers, flags, seat, pre
 # self-draw in one pass, straight from the ready hands' arrays
 # ---------------------------------------------------------------------------------------
 @kernel(error_model="numpy", nrt=False)
-def _pair_blocks(lo, hi, ctx, ws, rows, fans, ncols, pair_row, pair_tile, counts, melds,
-                 n_melds, flowers, flags_discard, flags_self, seat, prevalent, dealer,
-                 discarder, self_discarder, streak, table_discards, out_d, tot_d, legal_d,
-                 extra_d, out_s, tot_s, legal_s, extra_s):
+def score_pairs_scratch(lo, hi, ctx, ws, rows, fans, ncols, pair_row, pair_tile, counts,
+                        melds, n_melds, flowers, flags_discard, flags_self, seat, prevalent,
+                        dealer, discarder, self_discarder, streak, table_discards, out_d,
+                        tot_d, legal_d, extra_d, out_s, tot_s, legal_s, extra_s):
     """Pairs ``lo..hi``: hand ``pair_row[k]`` (a ready hand) completed by ``pair_tile[k]``,
     two rows a pair (the discard win, then the self-draw: ``self_discarder`` >= 0 keeps
     the hand's discarder on the self-draw, -1 drops it), scored a block at a time. The
@@ -165,15 +176,15 @@ def score_pairs_range(lo, hi, ctx, pair_row, pair_tile, counts, melds, n_melds, 
                       flags_discard, flags_self, seat, prevalent, dealer, discarder,
                       self_discarder, streak, table_discards, out_d, tot_d, legal_d, extra_d,
                       out_s, tot_s, legal_s, extra_s):
-    """Score the wait pairs ``lo..hi`` both ways (:func:`_pair_blocks`), with scratch."""
+    """Score the wait pairs ``lo..hi`` both ways (:func:`score_pairs_scratch`), with scratch."""
     ncols = ctx[X_NCOLS]
     ws = np.zeros(ctx[X_WS_LEN], dtype=np.int64)
     rows = np.zeros((BLOCK, ROW_SIZE), dtype=np.int64)
     fans = np.zeros((BLOCK, ncols), dtype=np.int64)
-    _pair_blocks(lo, hi, ctx, ws, rows, fans, ncols, pair_row, pair_tile, counts, melds,
-                 n_melds, flowers, flags_discard, flags_self, seat, prevalent, dealer,
-                 discarder, self_discarder, streak, table_discards, out_d, tot_d, legal_d,
-                 extra_d, out_s, tot_s, legal_s, extra_s)
+    score_pairs_scratch(lo, hi, ctx, ws, rows, fans, ncols, pair_row, pair_tile, counts,
+                        melds, n_melds, flowers, flags_discard, flags_self, seat, prevalent,
+                        dealer, discarder, self_discarder, streak, table_discards, out_d,
+                        tot_d, legal_d, extra_d, out_s, tot_s, legal_s, extra_s)
 
 
 @kernel(parallel=True, error_model="numpy")

@@ -3,10 +3,12 @@ compiled row loop (``mjfast.kernels.score_batch_rows``, parallel over chunks, ev
 scored by the rule set's linked scorer symbol)."""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
-from ..kernels import (X_NCOLS, score_batch_range, score_batch_rows, score_pairs_range,
-                       score_pairs_rows)
+from ..kernels import (X_NCOLS, X_WS_LEN, batch_scratch, score_batch_rows, score_batch_scratch,
+                       score_pairs_rows, score_pairs_scratch)
 
 # the batch arrays in the dtypes HandBatch documents: one compiled version of the loop
 _DTYPES = (("counts", np.uint8), ("winning_tile", np.int8), ("melds", np.int8),
@@ -40,6 +42,23 @@ def _outputs(n: int, ctx: np.ndarray) -> list[np.ndarray]:
             np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.int32)]
 
 
+_LOCAL = threading.local()
+
+
+def _scratch(ctx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """This thread's scratch for a serial pass under ``ctx`` (``batch_scratch``, kept
+    between calls: a one-hand call would otherwise zero a workspace of some 300 KB each
+    time), and the context's column count."""
+    key = (int(ctx[X_WS_LEN]), int(ctx[X_NCOLS]))
+    kept = getattr(_LOCAL, "scratch", None)
+    if kept is None:
+        kept = _LOCAL.scratch = {}
+    s = kept.get(key)
+    if s is None:
+        s = kept[key] = (*batch_scratch(ctx), key[1])
+    return s
+
+
 def _threaded(rows: int) -> bool:
     """Whether ``rows`` rows go to the parallel kernel (else the calling thread)."""
     import numba
@@ -55,7 +74,7 @@ def run_batch(batch, ctx: np.ndarray):
     if _threaded(n):
         score_batch_rows(ctx, *arrays, *out, _chunk(n))
     elif n:
-        score_batch_range(0, n, ctx, *arrays, *out)
+        score_batch_scratch(0, n, ctx, *_scratch(ctx), *arrays, *out)
     return tuple(out)
 
 
@@ -79,5 +98,5 @@ def run_pairs(batch, pair_row: np.ndarray, pair_tile: np.ndarray, flags_discard:
     if _threaded(2 * k):                      # two rows a pair
         score_pairs_rows(ctx, *args, _chunk(k))
     elif k:
-        score_pairs_range(0, k, ctx, *args)
+        score_pairs_scratch(0, k, ctx, *_scratch(ctx), *args)
     return tuple(discard), tuple(self_drawn)
