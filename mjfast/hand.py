@@ -433,23 +433,45 @@ class HandBatch:
 
     @classmethod
     def from_hands(cls, hands: Sequence[Hand], rules: str | None = None) -> "HandBatch":
+        """N hands as a batch: every field gathered in a Python list, then one array each
+        (NumPy element writes one by one cost a one-hand ``score`` call more than its
+        kernel)."""
         hands = list(hands)
-        b = cls.empty(len(hands), rules or (hands[0].rules if hands else "mcr"))
+        n = len(hands)
+        counts = [0] * (n * N_KINDS)
+        melds = [-1, 0, 0, 0] * (n * 5)
+        win, n_melds, flowers, flags, seat, prevalent, dealer, discarder, streak, seen = (
+            [] for _ in range(10))
         for i, h in enumerate(hands):
-            b.counts[i] = h.counts()
-            b.winning_tile[i] = -1 if h.winning_tile is None else h.winning_tile
-            for j, m in enumerate(h.melds):
-                b.melds[i, j] = (int(m.kind), m.tile, m.flags,
-                                 m.claimed_index if m.kind == MeldKind.CHOW else m.claimed_from)
-            b.n_melds[i] = len(h.melds)
-            b.flowers[i] = h.flower_count
+            base = i * N_KINDS
+            for t in h.concealed:
+                counts[base + t] += 1
+            w = h.winning_tile
+            if w is not None:
+                counts[base + w] += 1
+            k = i * 20
+            for m in h.melds:
+                melds[k:k + 4] = (int(m.kind), m.tile, m.flags, m.claimed_index
+                                  if m.kind == MeldKind.CHOW else m.claimed_from)
+                k += 4
             s = h.situation
-            b.flags[i] = s.flags
-            b.seat[i], b.prevalent[i], b.dealer[i] = s.seat, s.prevalent, s.dealer
-            b.discarder[i] = -1 if s.discarder is None else s.discarder
-            b.streak[i] = s.streak
-            b.table_discards[i] = -1 if s.table_discards is None else s.table_discards
-        return b
+            win.append(-1 if w is None else w)
+            n_melds.append(len(h.melds))
+            flowers.append(h.flower_count)
+            flags.append(s.flags)
+            seat.append(s.seat)
+            prevalent.append(s.prevalent)
+            dealer.append(s.dealer)
+            discarder.append(-1 if s.discarder is None else s.discarder)
+            streak.append(s.streak)
+            seen.append(-1 if s.table_discards is None else s.table_discards)
+        i8, u8, i16 = np.int8, np.uint8, np.int16
+        return cls(np.array(counts, u8).reshape(n, N_KINDS), np.array(win, i8),
+                   np.array(melds, i8).reshape(n, 5, 4), np.array(n_melds, u8),
+                   np.array(flowers, u8), np.array(flags, np.uint16), np.array(seat, i8),
+                   np.array(prevalent, i8), np.array(dealer, i8), np.array(discarder, i8),
+                   np.array(streak, i16), np.array(seen, i16),
+                   rules or (hands[0].rules if hands else "mcr"))
 
     def hand(self, i: int) -> Hand:
         """Row i back as a :class:`Hand`."""

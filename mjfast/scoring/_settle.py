@@ -21,9 +21,27 @@ SLOTS = {"base": C_BASE, "unit": C_UNIT, "seat_payment": C_SEAT_PAY,
 KONG_KIND = {"open": 0, "added": 1, "concealed": 2}
 
 
+_MADE: dict[tuple, tuple[object, np.ndarray]] = {}
+
+
 def params(profile, fee_rate=None, **values) -> np.ndarray:
     """The parameter block of ``profile`` with ``values`` (``base``, ``unit``,
-    ``seat_payment``, ``false_win``; None keeps the table's) and ``fee_rate`` put in."""
+    ``seat_payment``, ``false_win``; None keeps the table's) and ``fee_rate`` put in,
+    made once per profile and values and shared (a one-hand call settles with it): the
+    settlement kernels only read it. (Not flagged read-only: Numba would compile its
+    kernels again for read-only arrays.)"""
+    key = (id(profile), str(fee_rate), tuple(sorted(values.items())))
+    got = _MADE.get(key)
+    if got is not None and got[0] is profile:
+        return got[1]
+    P = _make_params(profile, fee_rate, values)
+    if len(_MADE) > 1024:
+        _MADE.clear()
+    _MADE[key] = (profile, P)
+    return P
+
+
+def _make_params(profile, fee_rate, values) -> np.ndarray:
     P = np.array(params_view(context_of(profile)))
     for name, v in values.items():
         if v is not None:

@@ -27,7 +27,7 @@ from ._waits import wait_grid, wait_pairs
 from ..rules import RuleContext, RuleProfile, rule_context
 from ..tiles import WIND_LETTERS
 from ._params import settlement_params
-from .result import FanHit, ScoreResult
+from .result import ScoreResult, fan_hits
 
 
 
@@ -159,12 +159,7 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     res = score_batch(HandBatch.from_hands([hand]), variant=v)
     if not res.complete[0]:
         raise IncompleteHandError(hand.describe(), None, "not a complete MCR winning hand")
-    table = tb.table
-    hits = []
-    for fid in np.flatnonzero(res.fan_counts[0]):
-        r = table.row(int(fid))
-        hits.append(FanHit(r.id, r.en, r.zh, r.ja, r.points, int(res.fan_counts[0, fid])))
-    hits.sort(key=lambda f: (-f.points, f.id))
+    hits = fan_hits(res.fan_counts[0], tb.table, by_points=True)
     total = int(res.totals[0])
     legal = bool(res.legal[0])
     s = hand.situation
@@ -173,7 +168,7 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     extras: dict[str, Any] = {}
     if not s.self_drawn and s.discarder is None and legal:
         extras["discarder_assumed"] = WIND_LETTERS[(s.seat - 1) % 4]
-    return ScoreResult("mcr", total, legal, hand.flower_count, tuple(hits), settlement, extras,
+    return ScoreResult("mcr", total, legal, hand.flower_count, hits, settlement, extras,
                        v.variant)
 
 

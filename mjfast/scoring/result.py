@@ -22,6 +22,32 @@ class FanHit:
                 "name_ja": self.name_ja, "points": self.points, "count": self.count}
 
 
+# FanHit is immutable: each (table, fan, count) is made once and shared by every result
+_HITS: dict[int, tuple[Any, dict[tuple[int, int], FanHit]]] = {}
+
+
+def fan_hits(counts: np.ndarray, table, by_points: bool = False) -> tuple[FanHit, ...]:
+    """The fans of one scored hand: a :class:`FanHit` for every column of ``counts`` (a
+    fan-count row, column = fan id) that is not 0, named from ``table`` (a rule
+    profile), in id order, or by points (highest first) then id when ``by_points``."""
+    entry = _HITS.get(id(table))
+    if entry is None or entry[0] is not table:
+        entry = _HITS[id(table)] = (table, {})
+    made = entry[1]
+    hits = []
+    row = counts.tolist()
+    for fid in np.flatnonzero(counts).tolist():
+        key = (fid, row[fid])
+        hit = made.get(key)
+        if hit is None:
+            r = table.row(fid)
+            hit = made[key] = FanHit(r.id, r.en, r.zh, r.ja, r.points, key[1])
+        hits.append(hit)
+    if by_points:
+        hits.sort(key=lambda h: (-h.points, h.id))
+    return tuple(hits)
+
+
 @dataclass(frozen=True)
 class ScoreResult:
     """A scored hand.

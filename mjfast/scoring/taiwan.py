@@ -33,7 +33,7 @@ from ..rules import Decision, RuleContext, RuleProfile, rule_context
 from ..rules import check_decisions as _check_decisions  # noqa: F401
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from ._params import settlement_params
-from .result import FanHit, ScoreResult
+from .result import FanHit, ScoreResult, fan_hits
 
 RULES = "taiwan"
 PLAYERS = 4
@@ -323,15 +323,6 @@ def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None
     return WaitScores(*wait_grid(pairs, n), pairs.live.astype(np.int8))
 
 
-def _fan_hits(counts_by_id: np.ndarray, t: RuleProfile) -> tuple[FanHit, ...]:
-    hits = []
-    for i, c in enumerate(counts_by_id):
-        if c > 0:
-            r = t.row(int(i))
-            hits.append(FanHit(r.id, r.en, r.zh, r.ja, r.points, int(c)))
-    return tuple(sorted(hits, key=lambda h: h.id))
-
-
 def _standalone_result(hand: Hand, t: RuleProfile, kind: str, payer: int | None,
                        base: int | None, unit: int | None, variant: str | None) -> ScoreResult:
     key = "seven_flowers_rob" if kind == "seven" else "eight_flowers"
@@ -385,7 +376,7 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     if total < 0:
         raise IncompleteHandError(hand.describe(), None,
                                   "not a complete Taiwan hand (5 sets + a pair, or 七対+刻子)")
-    fans = _fan_hits(kc[0], t)
+    fans = fan_hits(kc[0], t)
     assumed = False
     discarder = s.discarder
     if not s.self_drawn and discarder is None:

@@ -32,7 +32,7 @@ from ._waits import wait_grid, wait_pairs
 from ..rules import RuleContext, RuleProfile, get_rules, rule_context
 from ..tiles import N_KINDS, WIND_LETTERS, tile_name
 from ._params import settlement_params
-from .result import FanHit, ScoreResult
+from .result import ScoreResult, fan_hits
 
 RULE_SETS = ("tuidaohu", "two_player")
 
@@ -301,8 +301,7 @@ def score_hand(hand: Hand, variant: str | None = None, **params: Any) -> ScoreRe
     if total < 0:
         raise IncompleteHandError(hand.describe(), None,
                                   f"not a complete {table.rules} hand (4 sets + a pair, or seven pairs)")
-    fans = tuple(FanHit(r.id, r.en, r.zh, r.ja, r.points, int(fan_counts[0, r.id]))
-                 for r in table.rows if fan_counts[0, r.id] > 0)
+    fans = fan_hits(fan_counts[0], table)
     s = hand.situation
     players = table.players
     kongs = _hand_kongs(hand, players)
