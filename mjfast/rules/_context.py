@@ -302,6 +302,13 @@ def rule_context(rules: str | RuleSet | RuleContext,
     data was produced under (:func:`produced_variant` of ``source``). Built once per
     process and (rules, variant) (an edited variant file is read again). A context given
     as ``rules`` (or as ``variant``, of the same rule set) is returned as it is."""
+    named = (source is None and type(rules) is str
+             and (variant is None or (type(variant) is str and not _looks_like_path(variant))))
+    if named:       # a bundled variant (or none) of a rule set named as a string
+        asked = (rules, variant)
+        got = _NAMED.get(asked)
+        if got is not None:
+            return got
     if isinstance(rules, RuleContext):
         if variant is not None and variant_key(rules.rules, variant) != rules.key:
             raise RuleSetError(str(variant), None,
@@ -316,7 +323,15 @@ def rule_context(rules: str | RuleSet | RuleContext,
     if variant is None:
         variant = produced_variant(name, source)
     key = variant_key(name, variant)
-    return _build(name, key, _stamp(key))
+    ctx = _build(name, key, _stamp(key))
+    if named:
+        _NAMED[asked] = ctx
+    return ctx
+
+
+# rule_context of (rules name, bundled variant name or None) as called: nothing to stat,
+# nothing to normalise again (a one-hand call asks for its context every time)
+_NAMED: dict[tuple[str, str | None], RuleContext] = {}
 
 
 __all__ = ["DEFAULT", "FanName", "RuleContext", "bundled_variants", "produced_variant",
