@@ -91,10 +91,17 @@ def test_one_call(benchmark):
     print("\n" + report(us))
 
 
-if __name__ == "__main__":
-    n = int(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else 1_000
-    rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 7
-    us = per_call(n, rounds)
-    print(f"{n:,} hands per path, best of {rounds} alternating passes, one thread, wall time; "
-          f"load {os.getloadavg()[0]:.2f}")
+def main(argv=None) -> None:
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n", nargs="?", type=int, default=1_000, help="hands per path")
+    ap.add_argument("--rounds", type=int, default=7, help="alternating passes")
+    a = ap.parse_args(argv)
+    us = per_call(a.n, a.rounds)
+    print(f"{a.n:,} hands per path, best of {a.rounds} alternating passes, one thread, "
+          f"wall time; load {os.getloadavg()[0]:.2f}")
     print(report(us))
+
+
+if __name__ == "__main__":
+    main()
