@@ -32,6 +32,8 @@ def fan_hits(counts: np.ndarray, table, by_points: bool = False) -> tuple[FanHit
     profile), in id order, or by points (highest first) then id when ``by_points``."""
     entry = _HITS.get(id(table))
     if entry is None or entry[0] is not table:
+        if len(_HITS) >= 256:           # a study building many tables: keep it bounded
+            _HITS.clear()
         entry = _HITS[id(table)] = (table, {})
     made = entry[1]
     hits = []
