@@ -137,6 +137,8 @@ class Meld:
 
 
 def _is_int(v) -> bool:
+    if type(v) is int:          # the common case, first (bool is not int's type)
+        return True
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
@@ -291,7 +293,7 @@ class Hand:
 
     def _first_problem(self) -> tuple[type, int | None, str] | None:
         rs = get_rules(self.rules)
-        mask = rs.kind_mask
+        mask = rs.kind_flags
         for pos, t in enumerate(self.concealed + ((self.winning_tile,) if self.winning_tile is not None else ())):
             if not 0 <= t < N_KINDS:
                 return RuleSetError, pos, f"tile id {t} is not a playing tile"
@@ -303,10 +305,17 @@ class Hand:
                     return RuleSetError, None, f"meld tile {tile_name(t)} is not in the {rs.name} tile set"
             if m.kind == MeldKind.CHOW and not rs.chow_allowed:
                 return MeldError, None, f"{rs.name} does not allow claimed chows"
-        counts = self.all_counts()
-        over = np.flatnonzero(counts > 4)
-        if over.size:
-            return TileCountError, None, f"{counts[over[0]]} copies of {tile_name(int(over[0]))} (at most 4)"
+        counts = [0] * N_KINDS          # every tile held, melds included (ids checked above)
+        for t in self.concealed:
+            counts[t] += 1
+        if self.winning_tile is not None:
+            counts[self.winning_tile] += 1
+        for m in self.melds:
+            for t in m.tiles:
+                counts[t] += 1
+        if max(counts) > 4:
+            t = next(t for t, c in enumerate(counts) if c > 4)
+            return TileCountError, None, f"{counts[t]} copies of {tile_name(t)} (at most 4)"
         if len(set(self.flowers)) != len(self.flowers):
             return TileCountError, None, "a flower tile held twice"
         if self.flowers and any(not FLOWER_BASE <= f < FLOWER_BASE + 8 for f in self.flowers):

@@ -172,23 +172,12 @@ EXTRA_NAMES = EXTRA_WIND + EXTRA_INT + EXTRA_BOOL
 INT_MAX = 32767
 
 
-_MASKS: dict = {}
-
-
-def _kind_mask(rs) -> tuple:
-    key = (rs.name, rs.kinds)
-    m = _MASKS.get(key)
-    if m is None:
-        m = _MASKS[key] = tuple(bool(x) for x in rs.kind_mask)
-    return m
-
-
 class _Emitter:
     """Tile bookkeeping shared by the grammars: rule-set mask, fifth copy, size."""
     __slots__ = ("rec", "mask", "win_size")
 
     def __init__(self, rec: Record, rs):
-        self.rec, self.mask, self.win_size = rec, _kind_mask(rs), rs.hand_size + 1
+        self.rec, self.mask, self.win_size = rec, rs.kind_flags, rs.hand_size + 1
 
     def tile(self, t: int, pos: int) -> None:
         if not self.mask[t]:

@@ -7,6 +7,8 @@ tables of the same files are loaded by :mod:`mjfast.rules._profile`.
 """
 from __future__ import annotations
 
+import functools
+
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,9 +52,17 @@ class RuleSet:
 
     @property
     def kind_mask(self) -> np.ndarray:
+        """(34,) bool, a new array each time: True for the kinds in the set."""
         mask = np.zeros(34, dtype=np.bool_)
         mask[list(self.kinds)] = True
         return mask
+
+    @functools.cached_property
+    def kind_flags(self) -> tuple[bool, ...]:
+        """The same as a tuple, made once (the per-tile tests of parsing and validation
+        index it in Python)."""
+        kinds = set(self.kinds)
+        return tuple(t in kinds for t in range(34))
 
     @property
     def wall_size(self) -> int:
