@@ -6,7 +6,8 @@ beside the reference calculator's per-hand call (PyMahjongGB, MCR) in the same r
 
 ``N`` (default 1,000) generated hands per rule set (``random_hands(N, rules, "complete",
 seed=5)``; ``score_waits`` on ``random_hands(N, "mcr", "ready", seed=5)``) as
-:class:`~mjfast.hand.Hand` objects built beforehand; the reference's argument tuples
+:class:`~mjfast.hand.Hand` objects built beforehand, and the MCR hands once more as
+strings (``score mcr string``: parsing and validation included); the reference's argument tuples
 for the same MCR hands built beforehand too. Each pass calls once per hand; the passes
 of every path alternate, and each path's best pass counts (wall time on one thread: a
 call is Python around the kernel). Reported: microseconds a call, and for MCR the
@@ -42,6 +43,9 @@ def _paths(n: int):
             hands.append(h)
             rows.append(i)
         paths[f"score {rules}"] = (lambda h, kw=kw: mjfast.score(h, **kw), hands)
+        if rules == "mcr":
+            paths["score mcr string"] = (lambda s: mjfast.score(s, variant="botzone"),
+                                         [h.to_string("mcr") for h in hands])
         if rules == "mcr":
             try:
                 import MahjongGB  # noqa: F401
