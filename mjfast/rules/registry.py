@@ -8,7 +8,6 @@ tables of the same files are loaded by :mod:`mjfast.rules._profile`.
 from __future__ import annotations
 
 import functools
-
 import sys
 from dataclasses import dataclass
 from pathlib import Path
