@@ -71,7 +71,7 @@ def _ends_token(text: str, j: int, n: int) -> bool:
 def looks_like_botzone(text: str) -> bool:
     """Whitespace inside (after stripping) or a single bare code: the Botzone syntax."""
     s = text.strip(_WS)
-    if any(ch in _WS for ch in s):
+    if any(ch in s for ch in _WS):          # (a test per whitespace kind, not per character)
         return True
     return len(s) == 2 and s[0] in "WBTFJH" and "1" <= s[1] <= "9"
 
