@@ -305,14 +305,7 @@ class Hand:
                     return RuleSetError, None, f"meld tile {tile_name(t)} is not in the {rs.name} tile set"
             if m.kind == MeldKind.CHOW and not rs.chow_allowed:
                 return MeldError, None, f"{rs.name} does not allow claimed chows"
-        counts = [0] * N_KINDS          # every tile held, melds included (ids checked above)
-        for t in self.concealed:
-            counts[t] += 1
-        if self.winning_tile is not None:
-            counts[self.winning_tile] += 1
-        for m in self.melds:
-            for t in m.tiles:
-                counts[t] += 1
+        counts = self._copies(True)     # every tile held (ids checked above)
         if max(counts) > 4:
             t = next(t for t, c in enumerate(counts) if c > 4)
             return TileCountError, None, f"{counts[t]} copies of {tile_name(t)} (at most 4)"
@@ -349,22 +342,27 @@ class Hand:
         """No claimed meld (concealed kongs allowed)."""
         return all(m.concealed for m in self.melds)
 
-    def counts(self) -> np.ndarray:
-        """(34,) uint8 counts of the concealed tiles, winning tile included."""
-        c = np.zeros(N_KINDS, dtype=np.uint8)
+    def _copies(self, melds: bool) -> list[int]:
+        """Copies of each of the 34 kinds as a list: the concealed tiles and the winning
+        tile, and with ``melds`` every meld tile too (a kong's four)."""
+        c = [0] * N_KINDS
         for t in self.concealed:
             c[t] += 1
         if self.winning_tile is not None:
             c[self.winning_tile] += 1
+        if melds:
+            for m in self.melds:
+                for t in m.tiles:
+                    c[t] += 1
         return c
+
+    def counts(self) -> np.ndarray:
+        """(34,) uint8 counts of the concealed tiles, winning tile included."""
+        return np.array(self._copies(False), dtype=np.uint8)
 
     def all_counts(self) -> np.ndarray:
         """(34,) counts of every tile the player has, melds (all 4 tiles of kongs) included."""
-        c = self.counts().astype(np.int16)
-        for m in self.melds:
-            for t in m.tiles:
-                c[t] += 1
-        return c
+        return np.array(self._copies(True), dtype=np.int16)
 
     def describe(self) -> str:
         try:
@@ -447,17 +445,13 @@ class HandBatch:
         kernel)."""
         hands = list(hands)
         n = len(hands)
-        counts = [0] * (n * N_KINDS)
+        counts: list[list[int]] = []
         melds = [-1, 0, 0, 0] * (n * 5)
         win, n_melds, flowers, flags, seat, prevalent, dealer, discarder, streak, seen = (
             [] for _ in range(10))
         for i, h in enumerate(hands):
-            base = i * N_KINDS
-            for t in h.concealed:
-                counts[base + t] += 1
+            counts.append(h._copies(False))
             w = h.winning_tile
-            if w is not None:
-                counts[base + w] += 1
             k = i * 20
             for m in h.melds:
                 melds[k:k + 4] = (int(m.kind), m.tile, m.flags, m.claimed_index

@@ -52,9 +52,7 @@ class RuleSet:
     @property
     def kind_mask(self) -> np.ndarray:
         """(34,) bool, a new array each time: True for the kinds in the set."""
-        mask = np.zeros(34, dtype=np.bool_)
-        mask[list(self.kinds)] = True
-        return mask
+        return np.array(self.kind_flags, dtype=np.bool_)
 
     @functools.cached_property
     def kind_flags(self) -> tuple[bool, ...]:
