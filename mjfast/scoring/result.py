@@ -37,12 +37,12 @@ def fan_hits(counts: np.ndarray, table, by_points: bool = False) -> tuple[FanHit
         entry = _HITS[id(table)] = (table, {})
     made = entry[1]
     hits = []
-    row = counts.tolist()
-    for fid in np.flatnonzero(counts).tolist():
-        key = (fid, row[fid])
+    for key in enumerate(counts.tolist()):
+        if key[1] == 0:
+            continue
         hit = made.get(key)
         if hit is None:
-            r = table.row(fid)
+            r = table.row(key[0])
             hit = made[key] = FanHit(r.id, r.en, r.zh, r.ja, r.points, key[1])
         hits.append(hit)
     if by_points:
