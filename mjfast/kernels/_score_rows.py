@@ -41,14 +41,16 @@ def score_row(ctx, ws, row, fans):
 BLOCK = 64      # rows scored per symbol call in the batch loop
 
 
-def batch_scratch(ctx) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@kernel
+def batch_scratch(ctx):
     """``(workspace, rows, fans)``: the scratch of :func:`score_batch_scratch` and
-    :func:`score_pairs_scratch` for context ``ctx`` (what :func:`score_batch_range`
-    allocates for each chunk). Reusable from call to call on one thread: no scorer reads
-    what a previous row left, except the pair kernel's second row of a pair."""
-    return (np.zeros(int(ctx[X_WS_LEN]), dtype=np.int64),
+    :func:`score_pairs_scratch` for context ``ctx`` (each chunk of the range kernels gets
+    its own; the one-hand paths keep theirs). Reusable from call to call on one thread:
+    no scorer reads what a previous row left, except the pair kernel's second row of a
+    pair."""
+    return (np.zeros(ctx[X_WS_LEN], dtype=np.int64),
             np.zeros((BLOCK, ROW_SIZE), dtype=np.int64),
-            np.zeros((BLOCK, int(ctx[X_NCOLS])), dtype=np.int64))
+            np.zeros((BLOCK, ctx[X_NCOLS]), dtype=np.int64))
 
 
 @kernel(error_model="numpy")
@@ -56,9 +58,7 @@ def score_batch_range(lo, hi, ctx, counts, win, melds, n_melds, flowers, flags, 
                  dealer, discarder, streak, table_discards, out_fans, out_total, out_legal,
                  out_extra):
     ncols = ctx[X_NCOLS]
-    ws = np.zeros(ctx[X_WS_LEN], dtype=np.int64)
-    rows = np.zeros((BLOCK, ROW_SIZE), dtype=np.int64)
-    fans = np.zeros((BLOCK, ncols), dtype=np.int64)
+    ws, rows, fans = batch_scratch(ctx)
     score_batch_scratch(lo, hi, ctx, ws, rows, fans, ncols, counts, win, melds, n_melds,
                         flowers, flags, seat, prevalent, dealer, discarder, streak,
                         table_discards, out_fans, out_total, out_legal, out_extra)
@@ -178,9 +178,7 @@ def score_pairs_range(lo, hi, ctx, pair_row, pair_tile, counts, melds, n_melds, 
                       out_s, tot_s, legal_s, extra_s):
     """Score the wait pairs ``lo..hi`` both ways (:func:`score_pairs_scratch`), with scratch."""
     ncols = ctx[X_NCOLS]
-    ws = np.zeros(ctx[X_WS_LEN], dtype=np.int64)
-    rows = np.zeros((BLOCK, ROW_SIZE), dtype=np.int64)
-    fans = np.zeros((BLOCK, ncols), dtype=np.int64)
+    ws, rows, fans = batch_scratch(ctx)
     score_pairs_scratch(lo, hi, ctx, ws, rows, fans, ncols, pair_row, pair_tile, counts,
                         melds, n_melds, flowers, flags_discard, flags_self, seat, prevalent,
                         dealer, discarder, self_discarder, streak, table_discards, out_d,
