@@ -11,7 +11,8 @@ Context layout (``ctx``, built by :func:`build_context`, never written):
   :data:`X_CODE` the scorer family (``CODE_MCR`` / ``CODE_TAIWAN`` / ``CODE_TUIDAOHU``),
   :data:`X_NCOLS` fan columns (fan ids < this), :data:`X_WS_LEN` the workspace length,
   :data:`X_DEC_AT` / :data:`X_DEC_LEN` where the per-suit divisions table is (MCR, Taiwan; words,
-  :mod:`._suit_divisions`; empty for Tuidaohu and two-player);
+  :mod:`._suit_divisions`; empty for Tuidaohu and two-player), :data:`X_PACKS_AT` where the
+  MCR chow- and pung-family tables are (:mod:`._mcr_packs`; 0 for the other rule sets);
 - three words per rule-profile array (``PROFILE_FIELDS`` of :mod:`mjfast.rules`: offset,
   rows, columns (0 for a 1-D array)); :func:`profile_views` gives them back as arrays;
 - the engine and settlement parameters (:data:`PARAMS_AT` onwards, :data:`N_PARAMS` words:
@@ -20,7 +21,7 @@ Context layout (``ctx``, built by :func:`build_context`, never written):
   The settlement functions take a parameter block alone, so a caller can settle with
   other values (a copy of the block) without another context;
 - the data: the profile arrays, then the MCR per-suit divisions table that the scorer's
-  divisions and its wait search read.
+  divisions and its wait search read, then (MCR) the pack-family tables.
 
 Workspace layout (``ws``, :func:`new_workspace`): the scorers' scratch, views made by
 :func:`workspace_views` (nothing is allocated per hand).
@@ -54,7 +55,8 @@ X_NCOLS = 3
 X_WS_LEN = 4
 X_DEC_AT = 5       # MCR, Taiwan: the per-suit divisions table (_suit_divisions)
 X_DEC_LEN = 6
-X_FIELDS = 7
+X_PACKS_AT = 7     # MCR: the chow- and pung-family tables (_mcr_packs; 0 elsewhere)
+X_FIELDS = 8
 PARAMS_AT = X_FIELDS + 3 * N_FIELDS
 N_PARAMS = 64
 DATA_AT = PARAMS_AT + N_PARAMS
@@ -217,6 +219,12 @@ def suit_divisions_table() -> np.ndarray:
     return build_suit_divisions()
 
 
+def pack_tables() -> np.ndarray:
+    """The MCR chow- and pung-family tables (int64, built once; :mod:`._mcr_packs`)."""
+    from ._mcr_packs import pack_tables as build
+    return build()
+
+
 def build_context(profile) -> np.ndarray:
     """The context array of a loaded :class:`~mjfast.rules.RuleProfile` (read-only)."""
     arrays = profile.kernel_args()
@@ -226,8 +234,9 @@ def build_context(profile) -> np.ndarray:
     # the per-suit divisions table: the MCR and Taiwan scorers look divisions up in it
     dec = (suit_divisions_table() if code in (CODE_MCR, CODE_TAIWAN)
            else np.zeros(0, dtype=np.int64))
+    packs = pack_tables() if code == CODE_MCR else np.zeros(0, dtype=np.int64)
     n_data = sum(int(a.size) for a in arrays)
-    ctx = np.zeros(DATA_AT + n_data + dec.size, dtype=np.int64)
+    ctx = np.zeros(DATA_AT + n_data + dec.size + packs.size, dtype=np.int64)
     ctx[X_LEN] = ctx.size
     ctx[X_MAGIC] = MAGIC
     ctx[X_CODE] = code
@@ -247,6 +256,10 @@ def build_context(profile) -> np.ndarray:
     ctx[X_DEC_AT] = at
     ctx[X_DEC_LEN] = dec.size
     ctx[at:at + dec.size] = dec
+    at += dec.size
+    if packs.size:
+        ctx[X_PACKS_AT] = at
+        ctx[at:at + packs.size] = packs
     ctx.setflags(write=False)
     return ctx
 

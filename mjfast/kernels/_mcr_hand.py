@@ -31,12 +31,15 @@ from ._mcr_fans import (
     _four_pungs, _hand_traits, _is_dragon, _is_wind, _kongs,
     _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
+from ._mcr_packs import (CHOW_INDEX, CHOW_WORDS, N_CHOW_SETS, PACK_WORDS, PUNG_INDEX,
+                         add_entry, multiset_rank, sort4)
 from ._mcr_waits import _fast_waits
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
 from ._context import (FLAG_SAME_HAND, R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
                        R_MELDS, R_N_MELDS, R_PREVALENT,
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
                        W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_DEC_LEN, X_FIELDS, X_NCOLS,
+                       X_PACKS_AT,
                        as_rows, profile_views, row_melds)
 from ._decompose import (DIV_COLS, KNITTED_TILES, MAX_DIVISIONS,
                          THIRTEEN_ORPHAN_TILES, divisions_into)
@@ -70,6 +73,34 @@ def _sort_into(src, n, dst):
 
 
 @kernel(error_model="numpy", nrt=False)
+def _pack_fans(ch, nch, pg_code, terminal_done, ft, srt, tmp):
+    """The chow- and pung-family fans of a division by the predicates (what the pack
+    tables hold; the scorer's path for a code the tables do not cover). ``nch`` chows in
+    ``ch``, ``4 - nch`` pungs in ``pg_code``; ``terminal_done``: the terminal chows
+    counted (no other four-chow fan then)."""
+    if nch == 4:
+        if not terminal_done:
+            _sort_into(ch, 4, srt)
+            _four_chows(srt, ft, tmp)
+    elif nch == 3:
+        _sort_into(ch, 3, srt)
+        _three_chows(srt, ft, tmp)
+    elif nch == 2:
+        g = _two_chows_fan(ch[0], ch[1])
+        if g != 0:
+            ft[g] += 1
+        g = _two_pungs_fan(pg_code[0], pg_code[1])
+        if g != 0:
+            ft[g] += 1
+    elif nch == 1:
+        _sort_into(pg_code, 3, srt)
+        _three_pungs(srt, ft)
+    else:
+        _sort_into(pg_code, 4, srt)
+        _four_pungs(srt, ft)
+
+
+@kernel(error_model="numpy", nrt=False)
 def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;
     ``ctx`` the context, ``ws`` the workspace: their views (the rule profile's arrays, the
@@ -92,6 +123,8 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
     points = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
     dec = ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]]
+    chow_table = ctx[ctx[X_PACKS_AT]:ctx[X_PACKS_AT] + CHOW_WORDS]
+    pung_table = ctx[ctx[X_PACKS_AT] + CHOW_WORDS:ctx[X_PACKS_AT] + PACK_WORDS]
     divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
     work = grid(ws[W_WORK:], np.int64, 10, 34)
     ft = ws[W_FT:W_FT + WS_COLS]
@@ -406,6 +439,9 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         npg = 0
         acc = 0
         can_chow = False
+        for i in range(4):
+            ch[i] = 0
+            pg_code[i] = 0
         for j in range(nm):
             kind = melds[j, 0]
             tile = melds[j, 1]
@@ -490,65 +526,64 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                     break
         if npg > 0:
             _kongs(pg_code, pg_kind, pg_mel, npg, ft, kong_combo)
-        if nch == 4:
-            # three-suited / pure terminal chows
-            done = False
-            if (pair_code & 15) == 5:
-                ps = pair_code >> 4
-                lo = sc[14, 0:5]
-                hi = sc[14, 5:10]
-                for k in range(10):
-                    sc[14, k] = 0
-                ok3 = True
-                okp = True
-                n123 = 0
-                n789 = 0
-                for i in range(4):
-                    s = ch[i] >> 4
-                    r = ch[i] & 15
-                    if s == ps:
-                        ok3 = False
-                    else:
-                        okp = False
-                    if r == 2:
-                        lo[s] += 1
-                        n123 += 1
-                    elif r == 8:
-                        hi[s] += 1
-                        n789 += 1
-                    else:
-                        ok3 = False
-                        okp = False
-                if ok3 and ps >= 1 and ps <= 3:
-                    good = True
-                    for s in range(1, 4):
-                        if s != ps and (lo[s] == 0 or hi[s] == 0):
-                            good = False
-                    if good:
-                        ft[THREE_SUITED_TERMINAL_CHOWS] = 1
-                        done = True
-                if not done and okp and n123 == 2 and n789 == 2:
-                    ft[PURE_TERMINAL_CHOWS] = 1
-                    done = True
-            if not done:
-                _sort_into(ch, 4, srt)
-                _four_chows(srt, ft, tmp)
-        elif nch == 3:
-            _sort_into(ch, 3, srt)
-            _three_chows(srt, ft, tmp)
-        elif nch == 2:
-            g = _two_chows_fan(ch[0], ch[1])
-            if g != 0:
-                ft[g] += 1
-            g = _two_pungs_fan(pg_code[0], pg_code[1])
-            if g != 0:
-                ft[g] += 1
-        elif nch == 1:
-            _sort_into(pg_code, 3, srt)
-            _three_pungs(srt, ft)
+        # the chow and pung families: the terminal chows here (they need the pair), the
+        # rest from the pack tables (_mcr_packs), the chows and pungs padded to four with
+        # the empty slot (code 0), sorted without branches
+        terminal_done = False
+        if nch == 4 and (pair_code & 15) == 5:
+            ps = pair_code >> 4
+            lo = sc[14, 0:5]
+            hi = sc[14, 5:10]
+            for k in range(10):
+                sc[14, k] = 0
+            ok3 = True
+            okp = True
+            n123 = 0
+            n789 = 0
+            for i in range(4):
+                s = ch[i] >> 4
+                r = ch[i] & 15
+                if s == ps:
+                    ok3 = False
+                else:
+                    okp = False
+                if r == 2:
+                    lo[s] += 1
+                    n123 += 1
+                elif r == 8:
+                    hi[s] += 1
+                    n789 += 1
+                else:
+                    ok3 = False
+                    okp = False
+            if ok3 and ps >= 1 and ps <= 3:
+                good = True
+                for s in range(1, 4):
+                    if s != ps and (lo[s] == 0 or hi[s] == 0):
+                        good = False
+                if good:
+                    ft[THREE_SUITED_TERMINAL_CHOWS] = 1
+                    terminal_done = True
+            if not terminal_done and okp and n123 == 2 and n789 == 2:
+                ft[PURE_TERMINAL_CHOWS] = 1
+                terminal_done = True
+        c0 = CHOW_INDEX[ch[0]]
+        c1 = CHOW_INDEX[ch[1]]
+        c2 = CHOW_INDEX[ch[2]]
+        c3 = CHOW_INDEX[ch[3]]
+        p0 = PUNG_INDEX[pg_code[0]]
+        p1 = PUNG_INDEX[pg_code[1]]
+        p2 = PUNG_INDEX[pg_code[2]]
+        p3 = PUNG_INDEX[pg_code[3]]
+        if min(min(c0, c1), min(c2, c3)) >= 0 and min(min(p0, p1), min(p2, p3)) >= 0:
+            a0, a1, a2, a3 = sort4(c0, c1, c2, c3)
+            rank = multiset_rank(a0, a1, a2, a3)
+            add_entry(chow_table, N_CHOW_SETS - 1 if terminal_done else rank, ft)
+            a0, a1, a2, a3 = sort4(p0, p1, p2, p3)
+            add_entry(pung_table, multiset_rank(a0, a1, a2, a3), ft)
         else:
-            _sort_into(pg_code, 4, srt)
-            _four_pungs(srt, ft)
+            # a code no table holds (a row no deal makes): the predicates themselves
+            _pack_fans(ch, nch, pg_code, terminal_done, ft, srt, tmp)
         if not heaven and n_st == 13 and _nine_gates(st):
             ft[NINE_GATES] = 1
         # concealment

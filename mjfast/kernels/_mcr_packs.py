@@ -1,0 +1,185 @@
+"""MCR: a division's chow-family and pung-family fans, read from two tables.
+
+The fans that a division's chows make together (一般高, 喜相逢, 连六, 老少副, 三色三同顺,
+一色三步高, 清龙, ...) depend on the multiset of its chows alone, and those its pungs make
+together (双同刻, 三同刻, 一色三节高, 三风刻, 大四喜, ...) on the multiset of its pungs
+(kongs included) alone. :mod:`._mcr_fans` decides them (``_four_chows``, ``_three_chows``,
+``_two_chows_fan`` and the pung functions): that is the definition. This module tabulates
+those functions once per process, by a compiled pass that calls them on every multiset:
+
+- chows: 21 kinds (the middle tile of a chow, 2..8 in three suits) and an empty slot,
+  every sorted 4-tuple: 12,650 multisets of 0-4 chows;
+- pungs: 34 kinds and an empty slot: 73,815 multisets of 0-4 pungs.
+
+The hand scorer pads its chows and pungs to four with the empty slot, sorts each four
+with a compare-exchange network (no branch), ranks them (:func:`multiset_rank`) and adds
+one table entry per family to its fan counts (:func:`add_entry`): a few loads where the
+predicate chains took a data-dependent path per division. The three-suited and pure
+terminal chows, which depend on the pair too, stay with the scorer.
+
+An entry is three slots of 10 bits (fan id, 7 bits; count, 3 bits; an empty slot is fan 0,
+which no table uses, with count 0), two entries to an int64 word. The tables live in the
+MCR context (:mod:`._context`, ``X_PACKS_AT``): :data:`CHOW_WORDS` words of chows, then
+:data:`PUNG_WORDS` of pungs.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ._jit import kernel
+from ._mcr_fans import (N_FANS, _four_chows, _four_pungs, _three_chows, _three_pungs,
+                        _two_chows_fan, _two_pungs_fan)
+
+N_CHOW_KINDS = 21           # index (suit - 1) * 7 + rank - 2 of the middle tile's code
+N_PUNG_KINDS = 34           # index (suit - 1) * 9 + rank - 1 of the tile's code
+SLOTS = 3                   # fans an entry can hold
+SLOT_BITS = 10
+FAN_BITS = 7
+
+
+def _multisets(kinds: int) -> int:
+    """Sorted 4-tuples over ``kinds`` kinds and the empty slot."""
+    n = kinds + 4
+    return n * (n - 1) * (n - 2) * (n - 3) // 24
+
+
+N_CHOW_SETS = _multisets(N_CHOW_KINDS)      # 12,650
+N_PUNG_SETS = _multisets(N_PUNG_KINDS)      # 73,815
+CHOW_WORDS = (N_CHOW_SETS + 1) // 2
+PUNG_WORDS = (N_PUNG_SETS + 1) // 2
+PACK_WORDS = CHOW_WORDS + PUNG_WORDS
+
+
+def _index_of_codes(kinds: int, per_suit: int, low_rank: int) -> np.ndarray:
+    """Code (suit * 16 + rank, < 0x50) -> kind index; code 0 -> ``kinds`` (the empty slot);
+    every other code -> -1 (not a chow middle / not a tile: the scorer then takes the
+    predicates' own path)."""
+    ix = np.full(0x50, -1, dtype=np.int64)
+    ix[0] = kinds
+    for k in range(kinds):
+        suit, r = divmod(k, per_suit)
+        ix[((suit + 1) << 4) | (r + low_rank)] = k
+    return ix
+
+
+CHOW_INDEX = _index_of_codes(N_CHOW_KINDS, 7, 2)
+PUNG_INDEX = _index_of_codes(N_PUNG_KINDS, 9, 1)
+CHOW_CODES = np.array([((k // 7 + 1) << 4) | (k % 7 + 2) for k in range(N_CHOW_KINDS)],
+                      dtype=np.int64)
+PUNG_CODES = np.array([((k // 9 + 1) << 4) | (k % 9 + 1) for k in range(N_PUNG_KINDS)],
+                      dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------------
+# the scorer's side
+# ---------------------------------------------------------------------------------------
+@kernel(inline="always")
+def sort4(a, b, c, d):
+    """``a, b, c, d`` in ascending order (five compare-exchanges: min / max, no branch)."""
+    a, b = min(a, b), max(a, b)
+    c, d = min(c, d), max(c, d)
+    a, c = min(a, c), max(a, c)
+    b, d = min(b, d), max(b, d)
+    b, c = min(b, c), max(b, c)
+    return a, b, c, d
+
+
+@kernel(inline="always")
+def multiset_rank(a, b, c, d):
+    """The rank of the sorted multiset ``a <= b <= c <= d`` among all of them (the
+    colexicographic rank of the 4-subset ``{a, b + 1, c + 2, d + 3}``)."""
+    x = b + 1
+    y = c + 2
+    z = d + 3
+    return a + ((x * (x - 1)) >> 1) + (y * (y - 1) * (y - 2)) // 6 + (z * (z - 1) * (z - 2) * (z - 3)) // 24
+
+
+@kernel(inline="always")
+def add_entry(table, rank, ft):
+    """Add the fans of entry ``rank`` of ``table`` (two entries a word) to ``ft``."""
+    e = table[rank >> 1] >> ((rank & 1) << 5)
+    for s in range(SLOTS):
+        v = (e >> (SLOT_BITS * s)) & ((1 << SLOT_BITS) - 1)
+        ft[v & ((1 << FAN_BITS) - 1)] += v >> FAN_BITS
+
+
+# ---------------------------------------------------------------------------------------
+# building the tables
+# ---------------------------------------------------------------------------------------
+@kernel(error_model="numpy")
+def _fill(chows, pungs, chow_codes, pung_codes):
+    """Write every multiset's entry (module docstring) into ``chows`` / ``pungs`` (int64,
+    one entry a word). Returns 0, or the rank + 1 of an entry that does not fit (more than
+    three fans, a count above 7)."""
+    ft = np.zeros(N_FANS, dtype=np.int64)
+    tmp = np.zeros(16, dtype=np.int64)
+    m = np.zeros(4, dtype=np.int64)
+    for family in range(2):
+        kinds = chow_codes.shape[0] if family == 0 else pung_codes.shape[0]
+        for a in range(kinds + 1):
+            for b in range(a, kinds + 1):
+                for c in range(b, kinds + 1):
+                    for d in range(c, kinds + 1):
+                        k = 0
+                        for v in (a, b, c, d):
+                            if v < kinds:
+                                m[k] = chow_codes[v] if family == 0 else pung_codes[v]
+                                k += 1
+                        ft[:] = 0
+                        if family == 0:
+                            if k == 4:
+                                _four_chows(m, ft, tmp)
+                            elif k == 3:
+                                _three_chows(m, ft, tmp)
+                            elif k == 2:
+                                g = _two_chows_fan(m[0], m[1])
+                                if g != 0:
+                                    ft[g] += 1
+                        else:
+                            if k == 4:
+                                _four_pungs(m, ft)
+                            elif k == 3:
+                                _three_pungs(m, ft)
+                            elif k == 2:
+                                g = _two_pungs_fan(m[0], m[1])
+                                if g != 0:
+                                    ft[g] += 1
+                        rank = multiset_rank(a, b, c, d)
+                        e = 0
+                        s = 0
+                        for f in range(1, N_FANS):
+                            n = ft[f]
+                            if n != 0:
+                                if s == SLOTS or n < 0 or n >= (1 << (SLOT_BITS - FAN_BITS)) \
+                                        or f >= (1 << FAN_BITS):
+                                    return rank + 1
+                                e |= (f | (n << FAN_BITS)) << (SLOT_BITS * s)
+                                s += 1
+                        if family == 0:
+                            chows[rank] = e
+                        else:
+                            pungs[rank] = e
+    return 0
+
+
+def _pack(entries: np.ndarray, words: int) -> np.ndarray:
+    """Two 32-bit entries to an int64 word, the even rank in the low half."""
+    e = np.zeros(2 * words, dtype=np.int64)
+    e[:entries.size] = entries
+    return e[0::2] | (e[1::2] << 32)
+
+
+@functools.lru_cache(maxsize=1)
+def pack_tables() -> np.ndarray:
+    """The chow table's :data:`CHOW_WORDS` words then the pung table's :data:`PUNG_WORDS`
+    (int64; built once per process, a few milliseconds once compiled)."""
+    chows = np.zeros(N_CHOW_SETS, dtype=np.int64)
+    pungs = np.zeros(N_PUNG_SETS, dtype=np.int64)
+    bad = _fill(chows, pungs, CHOW_CODES, PUNG_CODES)
+    if bad:
+        raise AssertionError(f"MCR pack table: entry {bad - 1} needs more than {SLOTS} fans")
+    out = np.concatenate([_pack(chows, CHOW_WORDS), _pack(pungs, PUNG_WORDS)])
+    assert out.size == PACK_WORDS
+    return out
