@@ -33,7 +33,7 @@ from ._mcr_fans import (
     _two_pungs_fan, _wait_shape, _wind_pung)
 from ._mcr_packs import (CHOW_INDEX, CHOW_WORDS, N_CHOW_SETS, PACK_WORDS, PUNG_INDEX,
                          add_entry, multiset_rank, sort4)
-from ._mcr_waits import _fast_waits
+from ._mcr_waits import _fast_waits, completed_wait_mask
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
 from ._context import (FLAG_SAME_HAND, R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
                        R_MELDS, R_N_MELDS, R_PREVALENT,
@@ -634,7 +634,15 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                 wait_cnt = 2      # two waits or more: no wait fan (no search needed)
                 memo[6] = wait_cnt
             if wait_cnt < 0:
-                wait_cnt = _fast_waits(st, n_st, waits, work[8], 2, dec, work[9])
+                wmask = completed_wait_mask(c, win, pair, dec)
+                if wmask < 0:
+                    # a rank held four times: the search (a fifth copy counts)
+                    _fast_waits(st, n_st, waits, work[8], 2, dec, work[9])
+                    wmask = 0
+                    for t in range(34):
+                        wmask |= np.int64(waits[t] != 0) << t
+                # how many, counted up to two
+                wait_cnt = np.int64(wmask != 0) + np.int64((wmask & (wmask - 1)) != 0)
                 if wait_cnt == 1 and nm == 0:
                     # seven-pairs waits join the regular ones
                     npairs = 0
@@ -643,8 +651,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                         npairs += st[t] // 2
                         if st[t] % 2 == 1:
                             single = t
-                    if npairs == 6 and n_st == 13 and single >= 0 and not waits[single]:
-                        waits[single] = True
+                    if npairs == 6 and n_st == 13 and single >= 0 and not (wmask >> single) & 1:
                         wait_cnt += 1
                 memo[6] = wait_cnt
             if wait_cnt > 0:

@@ -127,3 +127,70 @@ def _fast_waits(s, n, out, tmp, stop, dec, kb):
                     if k >= stop:
                         return k
     return k
+
+
+# ---------------------------------------------------------------------------------------
+# the waits of a complete hand less its winning tile (the hand scorer's question)
+# ---------------------------------------------------------------------------------------
+@kernel(inline="always")
+def _suit_code4(c, base):
+    """``(code, fours)``: the base-5 code of the suit at ``c[base]`` and the bit set of
+    its ranks held four times."""
+    code = 0
+    fours = 0
+    for r in range(9):
+        v = c[base + r]
+        code += v * POW5[r]
+        fours |= np.int64(v == 4) << r
+    return code, fours
+
+
+@kernel(inline="always")
+def _completing_ranks(dec, code):
+    """Bit r: the suit of base-5 code ``code`` with one more tile of rank r splits into
+    sets (and a pair when its tile count is then 2 modulo 3). No rank of ``code`` may be
+    held four times (the digit would carry). Nine table reads, no branch."""
+    m = 0
+    for r in range(9):
+        m |= suit_splits(dec, code + POW5[r]) << r
+    return m
+
+
+@kernel(error_model="numpy", nrt=False, forceinline=True)
+def completed_wait_mask(c, win, pair, dec):
+    """The waits of the complete regular hand ``c`` (int64[34], concealed counts with
+    the winning tile ``win``; ``pair`` the pair's tile in any of its divisions) less
+    ``win``, as a tile mask (bit t): what :func:`_fast_waits` finds, without a search.
+    Returns -1 when a group it looks at holds a rank four times (a fifth copy counts for
+    the calculators: the caller searches).
+
+    A tile changes one group (a suit or the honors). The group holding the pair (``P``)
+    is the one whose tile count is 2 modulo 3. When ``win``'s group ``G`` is ``P``, only
+    tiles of ``G`` can complete the hand: those that make ``G`` less ``win`` sets and a
+    pair again. Otherwise tiles of ``G`` that make it sets again, and, when ``G`` less
+    ``win`` itself splits into sets and a pair, tiles of ``P`` that make ``P`` sets."""
+    g = win // 9 if win < 27 else 3
+    p = pair // 9 if pair < 27 else 3
+    if g < 3:
+        code, fours = _suit_code4(c, 9 * g)
+        rw = win - 9 * g
+        if fours & ~(np.int64(1) << rw):
+            return -1
+        code -= POW5[rw]
+        mask = _completing_ranks(dec, code) << (9 * g)
+        g_splits = suit_splits(dec, code)
+    else:
+        # honors: pungs and at most one pair; a tile completes only what is two of a kind
+        mask = np.int64(1) << win
+        if c[win] == 3 and p == 3:
+            mask |= np.int64(1) << pair
+        g_splits = 1
+    if p != g and g_splits != 0:
+        if p < 3:
+            code, fours = _suit_code4(c, 9 * p)
+            if fours != 0:
+                return -1
+            mask |= _completing_ranks(dec, code) << (9 * p)
+        else:
+            mask |= np.int64(1) << pair
+    return mask
