@@ -31,8 +31,8 @@ from ._mcr_fans import (
     _four_pungs, _hand_traits, _is_dragon, _is_wind, _kongs,
     _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
-from ._mcr_packs import (CHOW_INDEX, CHOW_WORDS, N_CHOW_SETS, PACK_WORDS, PUNG_INDEX,
-                         add_entry, multiset_rank, sort4)
+from ._mcr_packs import (CHOW_INDEX, CHOW_WORDS, N_CHOW_SETS, N_PUNG_SETS, PACK_WORDS,
+                         PUNG_INDEX, PUNG_WORDS, add_entry, multiset_rank, sort4)
 from ._mcr_waits import _fast_waits, completed_wait_mask
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
 from ._context import (FLAG_SAME_HAND, R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
@@ -45,7 +45,7 @@ from ._decompose import (DIV_COLS, KNITTED_TILES, MAX_DIVISIONS,
                          THIRTEEN_ORPHAN_TILES, divisions_into)
 from ._suit_divisions import table_divisions
 from ._exclude import apply_profile_exclusions, total_over
-from ._jit import export, grid
+from ._jit import export, grid, recast
 from ._symbols import score_mcr
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
@@ -123,8 +123,10 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
     points = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
     dec = ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]]
-    chow_table = ctx[ctx[X_PACKS_AT]:ctx[X_PACKS_AT] + CHOW_WORDS]
-    pung_table = ctx[ctx[X_PACKS_AT] + CHOW_WORDS:ctx[X_PACKS_AT] + PACK_WORDS]
+    packs = ctx[ctx[X_PACKS_AT]:ctx[X_PACKS_AT] + PACK_WORDS]
+    chow_table = recast(packs, np.uint8, N_CHOW_SETS)
+    pung_table = recast(packs[CHOW_WORDS:], np.uint8, N_PUNG_SETS)
+    palette = packs[CHOW_WORDS + PUNG_WORDS:]
     divbuf = grid(ws[W_DIVBUF:], np.int16, MAX_DIVISIONS, DIV_COLS)
     work = grid(ws[W_WORK:], np.int64, 10, 34)
     ft = ws[W_FT:W_FT + WS_COLS]
@@ -578,9 +580,9 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         if min(min(c0, c1), min(c2, c3)) >= 0 and min(min(p0, p1), min(p2, p3)) >= 0:
             a0, a1, a2, a3 = sort4(c0, c1, c2, c3)
             rank = multiset_rank(a0, a1, a2, a3)
-            add_entry(chow_table, N_CHOW_SETS - 1 if terminal_done else rank, ft)
+            add_entry(chow_table, palette, N_CHOW_SETS - 1 if terminal_done else rank, ft)
             a0, a1, a2, a3 = sort4(p0, p1, p2, p3)
-            add_entry(pung_table, multiset_rank(a0, a1, a2, a3), ft)
+            add_entry(pung_table, palette, multiset_rank(a0, a1, a2, a3), ft)
         else:
             # a code no table holds (a row no deal makes): the predicates themselves
             _pack_fans(ch, nch, pg_code, terminal_done, ft, srt, tmp)

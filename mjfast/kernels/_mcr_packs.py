@@ -18,9 +18,11 @@ predicate chains took a data-dependent path per division. The three-suited and p
 terminal chows, which depend on the pair too, stay with the scorer.
 
 An entry is three slots of 10 bits (fan id, 7 bits; count, 3 bits; an empty slot is fan 0,
-which no table uses, with count 0), two entries to an int64 word. The tables live in the
-MCR context (:mod:`._context`, ``X_PACKS_AT``): :data:`CHOW_WORDS` words of chows, then
-:data:`PUNG_WORDS` of pungs.
+which no table uses, with count 0). The tables hold one byte per multiset, the index of
+its entry in a palette of the distinct entries (68 of them): 86 KB in all, where 32-bit
+entries took 345 KB and their reads waited on the caches. They live in the MCR context
+(:mod:`._context`, ``X_PACKS_AT``): :data:`CHOW_WORDS` words of chow bytes, then
+:data:`PUNG_WORDS` of pung bytes, then the :data:`PALETTE_WORDS`-word palette.
 """
 from __future__ import annotations
 
@@ -47,9 +49,10 @@ def _multisets(kinds: int) -> int:
 
 N_CHOW_SETS = _multisets(N_CHOW_KINDS)      # 12,650
 N_PUNG_SETS = _multisets(N_PUNG_KINDS)      # 73,815
-CHOW_WORDS = (N_CHOW_SETS + 1) // 2
-PUNG_WORDS = (N_PUNG_SETS + 1) // 2
-PACK_WORDS = CHOW_WORDS + PUNG_WORDS
+CHOW_WORDS = (N_CHOW_SETS + 7) // 8         # one byte a multiset
+PUNG_WORDS = (N_PUNG_SETS + 7) // 8
+PALETTE_WORDS = 256
+PACK_WORDS = CHOW_WORDS + PUNG_WORDS + PALETTE_WORDS
 
 
 def _index_of_codes(kinds: int, per_suit: int, low_rank: int) -> np.ndarray:
@@ -97,9 +100,9 @@ def multiset_rank(a, b, c, d):
 
 
 @kernel(inline="always")
-def add_entry(table, rank, ft):
-    """Add the fans of entry ``rank`` of ``table`` (two entries a word) to ``ft``."""
-    e = table[rank >> 1] >> ((rank & 1) << 5)
+def add_entry(table, palette, rank, ft):
+    """Add the fans of multiset ``rank`` of ``table`` (bytes: palette indices) to ``ft``."""
+    e = palette[table[rank]]
     for s in range(SLOTS):
         v = (e >> (SLOT_BITS * s)) & ((1 << SLOT_BITS) - 1)
         ft[v & ((1 << FAN_BITS) - 1)] += v >> FAN_BITS
@@ -164,22 +167,37 @@ def _fill(chows, pungs, chow_codes, pung_codes):
     return 0
 
 
-def _pack(entries: np.ndarray, words: int) -> np.ndarray:
-    """Two 32-bit entries to an int64 word, the even rank in the low half."""
-    e = np.zeros(2 * words, dtype=np.int64)
-    e[:entries.size] = entries
-    return e[0::2] | (e[1::2] << 32)
+def _bytes(indices: np.ndarray, words: int) -> np.ndarray:
+    """Palette indices as bytes, eight to an int64 word (little-endian: byte k of the
+    table is ``table_bytes[k]`` in the kernel's uint8 view)."""
+    b = np.zeros(8 * words, dtype=np.uint8)
+    b[:indices.size] = indices
+    return b.view(np.int64)
 
 
 @functools.lru_cache(maxsize=1)
 def pack_tables() -> np.ndarray:
-    """The chow table's :data:`CHOW_WORDS` words then the pung table's :data:`PUNG_WORDS`
-    (int64; built once per process, a few milliseconds once compiled)."""
+    """The chow bytes' :data:`CHOW_WORDS` words, the pung bytes' :data:`PUNG_WORDS`, the
+    palette's :data:`PALETTE_WORDS` (int64; built once per process, a few milliseconds
+    once compiled)."""
     chows = np.zeros(N_CHOW_SETS, dtype=np.int64)
     pungs = np.zeros(N_PUNG_SETS, dtype=np.int64)
     bad = _fill(chows, pungs, CHOW_CODES, PUNG_CODES)
     if bad:
         raise AssertionError(f"MCR pack table: entry {bad - 1} needs more than {SLOTS} fans")
-    out = np.concatenate([_pack(chows, CHOW_WORDS), _pack(pungs, PUNG_WORDS)])
+    palette, index = np.unique(np.concatenate([chows, pungs]), return_inverse=True)
+    if palette.size > PALETTE_WORDS:
+        raise AssertionError(f"MCR pack tables: {palette.size} distinct entries")
+    out = np.concatenate([_bytes(index[:N_CHOW_SETS], CHOW_WORDS),
+                          _bytes(index[N_CHOW_SETS:], PUNG_WORDS),
+                          np.pad(palette, (0, PALETTE_WORDS - palette.size))])
     assert out.size == PACK_WORDS
     return out
+
+
+def table_views(packs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(chow bytes, pung bytes, palette) of :func:`pack_tables`' array, as the kernel
+    reads them."""
+    chow = packs[:CHOW_WORDS].view(np.uint8)[:N_CHOW_SETS]
+    pung = packs[CHOW_WORDS:CHOW_WORDS + PUNG_WORDS].view(np.uint8)[:N_PUNG_SETS]
+    return chow, pung, packs[CHOW_WORDS + PUNG_WORDS:]
