@@ -644,7 +644,8 @@ def _hand_traits(tc, n_kongs, ft):
     """One pass over the hand's tiles (kongs as 4): the suit fans (无字, 缺一门, 混一色,
     清一色, 五门齐), the tile-kind fans (断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九), the
     rank bands (大于五, 小于五, 全大, 全中, 全小) and 四归一 -- the same rules as
-    :func:`_by_suits`, :func:`_by_traits`, :func:`_by_rank_range`, :func:`_tile_hog`."""
+    :func:`_by_suits`, :func:`_by_traits` and :func:`_tile_hog` (the seven pairs take it
+    too; the rank bands are decided here only)."""
     # branch-free (held tiles masked in): which tiles a random hand holds is unpredictable
     any_b = 0
     all_b = -1
@@ -782,31 +783,6 @@ def _by_traits(tc, ft):
 
 
 @kernel(error_model="numpy", nrt=False)
-def _by_rank_range(tc, ft):
-    flag = 0
-    for t in range(34):
-        if tc[t] == 0:
-            continue
-        if t >= 27:
-            return
-        flag |= 1 << (t % 9 + 1)
-    if (flag & 0xFFE1) == 0:
-        if flag & 0x0010:
-            ft[LOWER_FOUR] = 1
-        else:
-            ft[LOWER_TILES] = 1
-        return
-    if (flag & 0xFC3F) == 0:
-        if flag & 0x0040:
-            ft[UPPER_FOUR] = 1
-        else:
-            ft[UPPER_TILES] = 1
-        return
-    if (flag & 0xFF8F) == 0:
-        ft[MIDDLE_TILES] = 1
-
-
-@kernel(error_model="numpy", nrt=False)
 def _tile_hog(tc, n_kongs, ft):
     k = 0
     for t in range(34):
@@ -941,9 +917,9 @@ DECIDED_BY = {
     "full_flush": "_by_suits / _hand_traits",
     "pure_triple_chow": "_three_chows_fan",
     "pure_shifted_pungs": "_three_pungs_fan",
-    "upper_tiles": "_by_rank_range / _hand_traits",
-    "middle_tiles": "_by_rank_range / _hand_traits",
-    "lower_tiles": "_by_rank_range / _hand_traits",
+    "upper_tiles": "_hand_traits",
+    "middle_tiles": "_hand_traits",
+    "lower_tiles": "_hand_traits",
     "pure_straight": "_three_chows_fan",
     "three_suited_terminal_chows": "score_one (four chows + a 5 pair)",
     "pure_shifted_chows": "_three_chows_fan",
@@ -952,8 +928,8 @@ DECIDED_BY = {
     "three_concealed_pungs": "_kongs",
     "lesser_honors_and_knitted_tiles": "score_one (honors-and-knitted form)",
     "knitted_straight": "score_one (knitted-straight form)",
-    "upper_four": "_by_rank_range / _hand_traits",
-    "lower_four": "_by_rank_range / _hand_traits",
+    "upper_four": "_hand_traits",
+    "lower_four": "_hand_traits",
     "big_three_winds": "_three_pungs_fan",
     "mixed_straight": "_three_chows_fan",
     "reversible_tiles": "_by_traits / _hand_traits",

@@ -27,7 +27,7 @@ from ._mcr_fans import (
     P_PUNG, REF_CODE, REF_ORDER, REF_RANK, SEAT_WIND, SELF_DRAWN_FAN, SEVEN_PAIRS,
     SEVEN_SHIFTED_PAIRS, SINGLE_WAIT, THIRTEEN_ORPHANS, THREE_SUITED_TERMINAL_CHOWS,
     TRAIT_FANS, TRIPLE_PUNG, TWO_DRAGONS_PUNGS, W_4TH, W_HEAVEN, W_KONG, W_LAST, W_SELF,
-    PACK_TRAITS, _by_packs_traits, _by_rank_range, _by_suits, _by_traits, _by_win_flag, _four_chows,
+    PACK_TRAITS, _by_packs_traits, _by_suits, _by_traits, _by_win_flag, _four_chows,
     _four_pungs, _hand_traits, _is_dragon, _is_wind, _kongs,
     _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
@@ -356,10 +356,8 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             else:
                 ft[SEVEN_PAIRS] = 1
                 special_seven_pairs = True
-                _by_suits(c, ft)
-                _by_traits(c, ft)
-                _by_rank_range(c, ft)
-                _tile_hog(c, 0, ft)
+                # the suits, tile kinds, rank bands and tile hog in one branch-free pass
+                _hand_traits(c, 0, ft)
             found = True
         elif held == ORPHANS_MASK:
             # thirteen orphans: only terminals and honors, each of the 13 held
