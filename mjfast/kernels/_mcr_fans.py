@@ -151,11 +151,6 @@ P_PAIR = 3
 
 
 @kernel(error_model="numpy", nrt=False, forceinline=True)
-def _suit(code):
-    return code >> 4
-
-
-@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _rank(code):
     return code & 15
 
@@ -182,35 +177,6 @@ def _is_terminal(code):
         return False
     r = code & 15
     return r == 1 or r == 9
-
-
-@kernel(error_model="numpy", nrt=False, forceinline=True)
-def _is_term_or_honor(code):
-    return (code >> 4) == 4 or _is_terminal(code)
-
-
-@kernel(error_model="numpy", nrt=False)
-def _is_green(code):
-    if code == 0x46:
-        return True
-    if (code >> 4) != 2:
-        return False
-    r = code & 15
-    return r == 2 or r == 3 or r == 4 or r == 6 or r == 8
-
-
-@kernel(error_model="numpy", nrt=False)
-def _is_reversible(code):
-    if code == 0x47:
-        return True
-    s = code >> 4
-    r = code & 15
-    if s == 3:
-        return r == 1 or r == 2 or r == 3 or r == 4 or r == 5 or r == 8 or r == 9
-    if s == 2:
-        return r == 2 or r == 4 or r == 5 or r == 6 or r == 8 or r == 9
-    return False
-
 
 
 @kernel(error_model="numpy", nrt=False, forceinline=True)
@@ -643,9 +609,9 @@ TRAIT_FANS = np.array([NO_HONORS, ONE_VOIDED_SUIT, HALF_FLUSH, FULL_FLUSH, ALL_T
 def _hand_traits(tc, n_kongs, ft):
     """One pass over the hand's tiles (kongs as 4): the suit fans (无字, 缺一门, 混一色,
     清一色, 五门齐), the tile-kind fans (断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九), the
-    rank bands (大于五, 小于五, 全大, 全中, 全小) and 四归一 -- the same rules as
-    :func:`_by_suits`, :func:`_by_traits` and :func:`_tile_hog` (the seven pairs take it
-    too; the rank bands are decided here only)."""
+    rank bands (大于五, 小于五, 全大, 全中, 全小) and 四归一: the one place these fans are
+    decided, for the regular forms (once per hand), the seven pairs, the seven shifted
+    pairs and the knitted straight (the exclusion graph then drops what a form excludes)."""
     # branch-free (held tiles masked in): which tiles a random hand holds is unpredictable
     any_b = 0
     all_b = -1
@@ -703,92 +669,6 @@ def _hand_traits(tc, n_kongs, ft):
         elif (rank_flag & 0xFF8F) == 0:
             ft[MIDDLE_TILES] = 1
     ft[TILE_HOG] = fours - n_kongs
-
-
-@kernel(error_model="numpy", nrt=False)
-def _by_suits(tc, ft):
-    """tc: (34,) counts of every tile of the hand (kongs as 4)."""
-    h1 = False
-    h2 = False
-    h3 = False
-    wind = False
-    dragon = False
-    for t in range(34):
-        if tc[t] > 0:
-            if t < 9:
-                h1 = True
-            elif t < 18:
-                h3 = True
-            elif t < 27:
-                h2 = True
-            elif t < 31:
-                wind = True
-            else:
-                dragon = True
-    h4 = wind or dragon
-    if not h4:
-        ft[NO_HONORS] = 1
-    voids = (0 if h1 else 1) + (0 if h2 else 1) + (0 if h3 else 1)
-    ft[ONE_VOIDED_SUIT] += voids
-    if ft[ONE_VOIDED_SUIT] == 2:
-        ft[ONE_VOIDED_SUIT] = 0
-        if h4:
-            ft[HALF_FLUSH] = 1
-        else:
-            ft[FULL_FLUSH] = 1
-    if h1 and h2 and h3 and wind and dragon:
-        ft[ALL_TYPES] = 1
-
-
-@kernel(error_model="numpy", nrt=False)
-def _by_traits(tc, ft):
-    simples = True
-    rev = True
-    green = True
-    honors = True
-    terms = True
-    toh = True
-    for t in range(34):
-        if tc[t] == 0:
-            continue
-        code = REF_CODE[t]
-        if _is_term_or_honor(code):
-            simples = False
-        else:
-            toh = False
-        if not _is_reversible(code):
-            rev = False
-        if not _is_green(code):
-            green = False
-        if (code >> 4) != 4:
-            honors = False
-        if not _is_terminal(code):
-            terms = False
-    if simples:
-        ft[ALL_SIMPLES] = 1
-    if rev:
-        ft[REVERSIBLE_TILES] = 1
-    if green:
-        ft[ALL_GREEN] = 1
-    if ft[ALL_SIMPLES] != 0:
-        return
-    if honors:
-        ft[ALL_HONORS] = 1
-        return
-    if terms:
-        ft[ALL_TERMINALS] = 1
-        return
-    if toh:
-        ft[ALL_TERMINALS_AND_HONORS] = 1
-
-
-@kernel(error_model="numpy", nrt=False)
-def _tile_hog(tc, n_kongs, ft):
-    k = 0
-    for t in range(34):
-        if tc[t] == 4:
-            k += 1
-    ft[TILE_HOG] = k - n_kongs
 
 
 def _pack_traits_table():
@@ -869,7 +749,6 @@ def _total(ft, points):
     return s
 
 
-
 @kernel(error_model="numpy", nrt=False, forceinline=True)
 def _nine_gates(st):
     for base in (0, 9, 18):
@@ -884,8 +763,6 @@ def _nine_gates(st):
     return False
 
 
-
-
 # the fans whose constant above is not exactly their key in capitals:
 # greater_honors_and_knitted_tiles = GREATER_HONORS_KNITTED, lesser_... = LESSER_HONORS_KNITTED,
 # self_drawn = SELF_DRAWN_FAN (SELF_DRAWN is the situation flag bit of mjfast.hand)
@@ -895,26 +772,26 @@ DECIDED_BY = {
     # _mcr_hand for the winning forms, the pair and the concealment)
     "big_four_winds": "_four_pungs_fan",
     "big_three_dragons": "_three_pungs_fan",
-    "all_green": "_by_traits / _hand_traits",
+    "all_green": "_hand_traits",
     "nine_gates": "_nine_gates",
     "four_kongs": "_kongs",
     "seven_shifted_pairs": "score_one (seven pairs forms)",
     "thirteen_orphans": "score_one (special forms)",
-    "all_terminals": "_by_traits / _hand_traits",
+    "all_terminals": "_hand_traits",
     "little_four_winds": "score_one (the pair: _three_pungs + a wind pair)",
     "little_three_dragons": "score_one (the pair: _two_pungs_fan + a dragon pair)",
-    "all_honors": "_by_traits / _hand_traits",
+    "all_honors": "_hand_traits",
     "four_concealed_pungs": "_kongs",
     "pure_terminal_chows": "score_one (four chows + a 5 pair)",
     "quadruple_chow": "_four_chows_fan",
     "four_pure_shifted_pungs": "_four_pungs_fan",
     "four_pure_shifted_chows": "_four_chows_fan",
     "three_kongs": "_kongs",
-    "all_terminals_and_honors": "_by_traits / _hand_traits",
+    "all_terminals_and_honors": "_hand_traits",
     "seven_pairs": "score_one (seven pairs forms)",
     "greater_honors_and_knitted_tiles": "score_one (honors-and-knitted form)",
     "all_even_pungs": "_by_packs_traits",
-    "full_flush": "_by_suits / _hand_traits",
+    "full_flush": "_hand_traits",
     "pure_triple_chow": "_three_chows_fan",
     "pure_shifted_pungs": "_three_pungs_fan",
     "upper_tiles": "_hand_traits",
@@ -932,7 +809,7 @@ DECIDED_BY = {
     "lower_four": "_hand_traits",
     "big_three_winds": "_three_pungs_fan",
     "mixed_straight": "_three_chows_fan",
-    "reversible_tiles": "_by_traits / _hand_traits",
+    "reversible_tiles": "_hand_traits",
     "mixed_triple_chow": "_three_chows_fan",
     "mixed_shifted_pungs": "_three_pungs_fan",
     "chicken_hand": "score_one (no other fan counts)",
@@ -941,9 +818,9 @@ DECIDED_BY = {
     "out_with_replacement_tile": "_by_win_flag",
     "robbing_the_kong": "_by_win_flag",
     "all_pungs": "_kongs",
-    "half_flush": "_by_suits / _hand_traits",
+    "half_flush": "_hand_traits",
     "mixed_shifted_chows": "_three_chows_fan",
-    "all_types": "_by_suits / _hand_traits",
+    "all_types": "_hand_traits",
     "melded_hand": "score_one (concealment)",
     "two_concealed_kongs": "_kongs",
     "two_dragons_pungs": "_two_pungs_fan",
@@ -956,19 +833,19 @@ DECIDED_BY = {
     "seat_wind": "_wind_pung",
     "concealed_hand": "score_one (concealment)",
     "all_chows": "score_one (four chows, no honor pair)",
-    "tile_hog": "_tile_hog / _hand_traits",
+    "tile_hog": "_hand_traits",
     "double_pung": "_two_pungs_fan",
     "two_concealed_pungs": "_kongs",
     "concealed_kong": "_kongs",
-    "all_simples": "_by_traits / _hand_traits",
+    "all_simples": "_hand_traits",
     "pure_double_chow": "_two_chows_fan / _account_once",
     "mixed_double_chow": "_two_chows_fan / _account_once",
     "short_straight": "_two_chows_fan / _account_once",
     "two_terminal_chows": "_two_chows_fan / _account_once",
     "pung_of_terminals_or_honors": "_kongs",
     "melded_kong": "_kongs",
-    "one_voided_suit": "_by_suits / _hand_traits",
-    "no_honors": "_by_suits / _hand_traits",
+    "one_voided_suit": "_hand_traits",
+    "no_honors": "_hand_traits",
     "edge_wait": "_wait_shape",
     "closed_wait": "_wait_shape",
     "single_wait": "_wait_shape",

@@ -27,9 +27,9 @@ from ._mcr_fans import (
     P_PUNG, REF_CODE, REF_ORDER, REF_RANK, SEAT_WIND, SELF_DRAWN_FAN, SEVEN_PAIRS,
     SEVEN_SHIFTED_PAIRS, SINGLE_WAIT, THIRTEEN_ORPHANS, THREE_SUITED_TERMINAL_CHOWS,
     TRAIT_FANS, TRIPLE_PUNG, TWO_DRAGONS_PUNGS, W_4TH, W_HEAVEN, W_KONG, W_LAST, W_SELF,
-    PACK_TRAITS, _by_packs_traits, _by_suits, _by_traits, _by_win_flag, _four_chows,
+    PACK_TRAITS, _by_packs_traits, _by_win_flag, _four_chows,
     _four_pungs, _hand_traits, _is_dragon, _is_wind, _kongs,
-    _nine_gates, _three_chows, _three_pungs, _tile_hog, _total, _two_chows_fan,
+    _nine_gates, _three_chows, _three_pungs, _total, _two_chows_fan,
     _two_pungs_fan, _wait_shape, _wind_pung)
 from ._mcr_packs import (CHOW_INDEX, CHOW_WORDS, N_CHOW_SETS, N_PUNG_SETS, PACK_WORDS,
                          PUNG_INDEX, PUNG_WORDS, add_entry, multiset_rank, sort4)
@@ -298,8 +298,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                 else:
                     kt[t4] += 4 if k4 == 2 else 3
                 kt[pair] += 2
-                _by_suits(kt, ft)
-                _tile_hog(kt, 1 if k4 == 2 else 0, ft)
+                _hand_traits(kt, 1 if k4 == 2 else 0, ft)
                 if nm == 0:
                     if not (wf & W_HEAVEN):
                         # the calculators rebuild the waiting tiles from the non-knitted part
@@ -352,7 +351,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                     shifted = True
             if shifted:
                 ft[SEVEN_SHIFTED_PAIRS] = 1
-                _by_traits(c, ft)
+                _hand_traits(c, 0, ft)
             else:
                 ft[SEVEN_PAIRS] = 1
                 special_seven_pairs = True
