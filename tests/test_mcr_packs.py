@@ -41,22 +41,10 @@ def _entry(table, palette, rank):
 def _by_predicates(codes, chows):
     ft = np.zeros(F.N_FANS, dtype=np.int64)
     m = np.array(sorted(codes) + [0] * (4 - len(codes)), dtype=np.int64)
-    tmp = np.zeros(16, dtype=np.int64)
-    k = len(codes)
     if chows:
-        if k == 4:
-            F._four_chows(m, ft, tmp)
-        elif k == 3:
-            F._three_chows(m, ft, tmp)
-        elif k == 2 and F._two_chows_fan(m[0], m[1]):
-            ft[F._two_chows_fan(m[0], m[1])] += 1
+        F.chow_family(m, len(codes), ft, np.zeros(16, dtype=np.int64))
     else:
-        if k == 4:
-            F._four_pungs(m, ft)
-        elif k == 3:
-            F._three_pungs(m, ft)
-        elif k == 2 and F._two_pungs_fan(m[0], m[1]):
-            ft[F._two_pungs_fan(m[0], m[1])] += 1
+        F.pung_family(m, len(codes), ft)
     return {int(f): int(ft[f]) for f in np.flatnonzero(ft)}
 
 

@@ -443,6 +443,34 @@ def _three_pungs(m, ft):
                 ft[g] += 1
 
 
+@kernel(error_model="numpy", nrt=False)
+def chow_family(m, k, ft, tmp):
+    """The chow-family fans of the ``k`` chows whose middle codes ``m[0..k-1]`` are sorted
+    (the three-suited / pure terminal chows, which need the pair, are not here)."""
+    if k == 4:
+        _four_chows(m, ft, tmp)
+    elif k == 3:
+        _three_chows(m, ft, tmp)
+    elif k == 2:
+        g = _two_chows_fan(m[0], m[1])
+        if g != 0:
+            ft[g] += 1
+
+
+@kernel(error_model="numpy", nrt=False)
+def pung_family(m, k, ft):
+    """The pung-family fans of the ``k`` pungs (kongs included) whose codes ``m[0..k-1]``
+    are sorted."""
+    if k == 4:
+        _four_pungs(m, ft)
+    elif k == 3:
+        _three_pungs(m, ft)
+    elif k == 2:
+        g = _two_pungs_fan(m[0], m[1])
+        if g != 0:
+            ft[g] += 1
+
+
 def _kong_tree(mk, ck, cp, kong_combo, ft):
     """The kong / concealed-pung fans of ``mk`` melded kongs, ``ck`` concealed kongs and
     ``cp`` concealed pungs (the rules as the calculators apply them); run once per count

@@ -27,10 +27,8 @@ from ._mcr_fans import (
     P_PUNG, REF_CODE, REF_ORDER, REF_RANK, SEAT_WIND, SELF_DRAWN_FAN, SEVEN_PAIRS,
     SEVEN_SHIFTED_PAIRS, SINGLE_WAIT, THIRTEEN_ORPHANS, THREE_SUITED_TERMINAL_CHOWS,
     TRAIT_FANS, TRIPLE_PUNG, TWO_DRAGONS_PUNGS, W_4TH, W_HEAVEN, W_KONG, W_LAST, W_SELF,
-    PACK_TRAITS, _by_packs_traits, _by_win_flag, _four_chows,
-    _four_pungs, _hand_traits, _is_dragon, _is_wind, _kongs,
-    _nine_gates, _three_chows, _three_pungs, _total, _two_chows_fan,
-    _two_pungs_fan, _wait_shape, _wind_pung)
+    PACK_TRAITS, _by_packs_traits, _by_win_flag, _hand_traits, _is_dragon, _is_wind, _kongs,
+    _nine_gates, _total, _wait_shape, _wind_pung, chow_family, pung_family)
 from ._mcr_packs import (CHOW_INDEX, CHOW_WORDS, N_CHOW_SETS, N_PUNG_SETS, PACK_WORDS,
                          PUNG_INDEX, PUNG_WORDS, add_entry, multiset_rank, sort4)
 from ._mcr_waits import _fast_waits, completed_wait_mask
@@ -78,26 +76,11 @@ def _pack_fans(ch, nch, pg_code, terminal_done, ft, srt, tmp):
     tables hold; the scorer's path for a code the tables do not cover). ``nch`` chows in
     ``ch``, ``4 - nch`` pungs in ``pg_code``; ``terminal_done``: the terminal chows
     counted (no other four-chow fan then)."""
-    if nch == 4:
-        if not terminal_done:
-            _sort_into(ch, 4, srt)
-            _four_chows(srt, ft, tmp)
-    elif nch == 3:
-        _sort_into(ch, 3, srt)
-        _three_chows(srt, ft, tmp)
-    elif nch == 2:
-        g = _two_chows_fan(ch[0], ch[1])
-        if g != 0:
-            ft[g] += 1
-        g = _two_pungs_fan(pg_code[0], pg_code[1])
-        if g != 0:
-            ft[g] += 1
-    elif nch == 1:
-        _sort_into(pg_code, 3, srt)
-        _three_pungs(srt, ft)
-    else:
-        _sort_into(pg_code, 4, srt)
-        _four_pungs(srt, ft)
+    if not (nch == 4 and terminal_done):
+        _sort_into(ch, nch, srt)
+        chow_family(srt, nch, ft, tmp)
+    _sort_into(pg_code, 4 - nch, srt)
+    pung_family(srt, 4 - nch, ft)
 
 
 @kernel(error_model="numpy", nrt=False)

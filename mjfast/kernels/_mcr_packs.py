@@ -3,8 +3,8 @@
 The fans that a division's chows make together (一般高, 喜相逢, 连六, 老少副, 三色三同顺,
 一色三步高, 清龙, ...) depend on the multiset of its chows alone, and those its pungs make
 together (双同刻, 三同刻, 一色三节高, 三风刻, 大四喜, ...) on the multiset of its pungs
-(kongs included) alone. :mod:`._mcr_fans` decides them (``_four_chows``, ``_three_chows``,
-``_two_chows_fan`` and the pung functions): that is the definition. This module tabulates
+(kongs included) alone. :mod:`._mcr_fans` decides them (``chow_family``, ``pung_family``):
+that is the definition. This module tabulates
 those functions once per process, by a compiled pass that calls them on every multiset:
 
 - chows: 21 kinds (the middle tile of a chow, 2..8 in three suits) and an empty slot,
@@ -31,8 +31,7 @@ import functools
 import numpy as np
 
 from ._jit import kernel
-from ._mcr_fans import (N_FANS, _four_chows, _four_pungs, _three_chows, _three_pungs,
-                        _two_chows_fan, _two_pungs_fan)
+from ._mcr_fans import N_FANS, chow_family, pung_family
 
 N_CHOW_KINDS = 21           # index (suit - 1) * 7 + rank - 2 of the middle tile's code
 N_PUNG_KINDS = 34           # index (suit - 1) * 9 + rank - 1 of the tile's code
@@ -132,23 +131,9 @@ def _fill(chows, pungs, chow_codes, pung_codes):
                                 k += 1
                         ft[:] = 0
                         if family == 0:
-                            if k == 4:
-                                _four_chows(m, ft, tmp)
-                            elif k == 3:
-                                _three_chows(m, ft, tmp)
-                            elif k == 2:
-                                g = _two_chows_fan(m[0], m[1])
-                                if g != 0:
-                                    ft[g] += 1
+                            chow_family(m, k, ft, tmp)
                         else:
-                            if k == 4:
-                                _four_pungs(m, ft)
-                            elif k == 3:
-                                _three_pungs(m, ft)
-                            elif k == 2:
-                                g = _two_pungs_fan(m[0], m[1])
-                                if g != 0:
-                                    ft[g] += 1
+                            pung_family(m, k, ft)
                         rank = multiset_rank(a, b, c, d)
                         e = 0
                         s = 0
