@@ -653,49 +653,42 @@ def _hand_traits(tc, n_kongs, ft):
         all_b &= b | ~held
         rank_flag |= RANK_BIT[t] & held
         fours += np.int64(k == 4)
+    # every fan written, 0 or 1 (no branch: whether a hand holds honors, a voided suit or
+    # only small ranks is unpredictable); the callers' counts for these fans are 0
+    h4 = np.int64((any_b & TB_HONOR) != 0)
+    nh = 1 - h4
     # suits
-    h4 = (any_b & TB_HONOR) != 0
-    if not h4:
-        ft[NO_HONORS] = 1
-    voids = (0 if any_b & TB_M else 1) + (0 if any_b & TB_S else 1) + (0 if any_b & TB_P else 1)
-    ft[ONE_VOIDED_SUIT] += voids
-    if ft[ONE_VOIDED_SUIT] == 2:
-        ft[ONE_VOIDED_SUIT] = 0
-        if h4:
-            ft[HALF_FLUSH] = 1
-        else:
-            ft[FULL_FLUSH] = 1
-    if (any_b & TB_M) and (any_b & TB_S) and (any_b & TB_P) and (any_b & TB_WIND) and (any_b & TB_DRAGON):
-        ft[ALL_TYPES] = 1
+    ft[NO_HONORS] = nh
+    voids = (np.int64((any_b & TB_M) == 0) + np.int64((any_b & TB_S) == 0)
+             + np.int64((any_b & TB_P) == 0))
+    flush = np.int64(voids == 2)
+    ft[ONE_VOIDED_SUIT] = voids * (1 - flush)        # (3 with honors only, as counted)
+    ft[HALF_FLUSH] = flush & h4
+    ft[FULL_FLUSH] = flush & nh
+    five = TB_M | TB_S | TB_P | TB_WIND | TB_DRAGON
+    ft[ALL_TYPES] = np.int64((any_b & five) == five)
     # tile kinds
-    simples = (any_b & TB_TOH) == 0
-    if simples:
-        ft[ALL_SIMPLES] = 1
-    if all_b & TB_REV:
-        ft[REVERSIBLE_TILES] = 1
-    if all_b & TB_GREEN:
-        ft[ALL_GREEN] = 1
-    if not simples:
-        if all_b & TB_HONOR:
-            ft[ALL_HONORS] = 1
-        elif all_b & TB_TERM:
-            ft[ALL_TERMINALS] = 1
-        elif all_b & TB_TOH:
-            ft[ALL_TERMINALS_AND_HONORS] = 1
+    simples = np.int64((any_b & TB_TOH) == 0)
+    ft[ALL_SIMPLES] = simples
+    ft[REVERSIBLE_TILES] = np.int64((all_b & TB_REV) != 0)
+    ft[ALL_GREEN] = np.int64((all_b & TB_GREEN) != 0)
+    hon = np.int64((all_b & TB_HONOR) != 0)
+    term = np.int64((all_b & TB_TERM) != 0)
+    ns = 1 - simples
+    ft[ALL_HONORS] = ns & hon
+    ft[ALL_TERMINALS] = ns & (1 - hon) & term
+    ft[ALL_TERMINALS_AND_HONORS] = ns & (1 - hon) & (1 - term) & np.int64((all_b & TB_TOH) != 0)
     # rank bands (suited tiles only)
-    if not h4:
-        if (rank_flag & 0xFFE1) == 0:
-            if rank_flag & 0x0010:
-                ft[LOWER_FOUR] = 1
-            else:
-                ft[LOWER_TILES] = 1
-        elif (rank_flag & 0xFC3F) == 0:
-            if rank_flag & 0x0040:
-                ft[UPPER_FOUR] = 1
-            else:
-                ft[UPPER_TILES] = 1
-        elif (rank_flag & 0xFF8F) == 0:
-            ft[MIDDLE_TILES] = 1
+    lower = np.int64((rank_flag & 0xFFE1) == 0)
+    upper = np.int64((rank_flag & 0xFC3F) == 0) & (1 - lower)
+    middle = np.int64((rank_flag & 0xFF8F) == 0) & (1 - lower) & (1 - upper)
+    four = (rank_flag >> 4) & 1
+    six = (rank_flag >> 6) & 1
+    ft[LOWER_FOUR] = nh & lower & four
+    ft[LOWER_TILES] = nh & lower & (1 - four)
+    ft[UPPER_FOUR] = nh & upper & six
+    ft[UPPER_TILES] = nh & upper & (1 - six)
+    ft[MIDDLE_TILES] = nh & middle
     ft[TILE_HOG] = fours - n_kongs
 
 

@@ -123,7 +123,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     # ---- the memo of the previous call (FLAG_SAME_HAND) ----------------------------------
     # memo[0..3]: n_st, fixed_melded, n_fixed_kongs, any_kong (st, tc, meld_cnt stay in
     # work[0..2]); memo[4]: the regular divisions' count (divbuf), memo[5]: the hand
-    # traits' count (hf, hf_ids), memo[6]: the wait count (work[7]); -1 = not computed
+    # traits computed (hf: 1), memo[6]: the wait count (work[7]); -1 = not computed
     memo = sc[14, 120:128]
     same = (fl & FLAG_SAME_HAND) != 0
     fl = fl & ~FLAG_SAME_HAND
@@ -396,13 +396,10 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     srt = sc[12]
     tmp = sc[13]
     hf = sc[15]
-    hf_ids = sc[14, 16:120]
     hand_done = False
     two_sided = False     # some division shows a second wait (see can_chow below)
-    nhf = 0
     if same and memo[5] >= 0:
         hand_done = True
-        nhf = memo[5]
     ftbuf = work_fans[:nd]
     heaven = (wf & W_HEAVEN) != 0
     # one division and no special form scored: its fans are the result, written in place
@@ -593,19 +590,13 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         # whole-hand traits (suits, tile kinds, rank bands, tile hog): the same for every
         # division, computed once
         if not hand_done:
-            for k in range(TRAIT_FANS.shape[0]):
-                hf[TRAIT_FANS[k]] = 0
-            _hand_traits(tc, n_fixed_kongs, hf)
-            nhf = 0
-            for k in range(TRAIT_FANS.shape[0]):
-                f = TRAIT_FANS[k]
-                if hf[f] != 0:
-                    hf_ids[nhf] = f
-                    nhf += 1
+            _hand_traits(tc, n_fixed_kongs, hf)      # writes every trait fan
             hand_done = True
-            memo[5] = nhf
-        for k in range(nhf):
-            ft[hf_ids[k]] += hf[hf_ids[k]]
+            memo[5] = 1
+        # every trait fan added, held or not (no branch on which a hand holds)
+        for k in range(TRAIT_FANS.shape[0]):
+            f = TRAIT_FANS[k]
+            ft[f] += hf[f]
         # a division that places the winning tile in its pair or in a concealed chow
         if (not heaven and ft[MELDED_HAND] == 0 and ft[FOUR_KONGS] == 0
                 and (pair == win or can_chow)):
