@@ -172,14 +172,6 @@ def _is_wind(code):
 
 
 @kernel(error_model="numpy", nrt=False, forceinline=True)
-def _is_terminal(code):
-    if not _numbered(code):
-        return False
-    r = code & 15
-    return r == 1 or r == 9
-
-
-@kernel(error_model="numpy", nrt=False, forceinline=True)
 def _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_melded, first, npk, win_code):
     """Edge / closed / single wait when the hand waited on exactly one tile. Looks at the
     concealed packs (indices first..npk-1; chows and the pair)."""
@@ -565,30 +557,48 @@ def _kong_fans_table():
 KONG_FANS = _kong_fans_table()
 
 
+# per pung code: 1 for a dragon (箭刻), 1 for a terminal or a wind (幺九刻)
+DRAGON_CODE = np.zeros(0x50, dtype=np.int64)
+DRAGON_CODE[0x45:0x48] = 1
+TERMINAL_OR_WIND_CODE = np.zeros(0x50, dtype=np.int64)
+for _c in range(0x50):
+    if (0x11 <= _c <= 0x39 and (_c & 15) in (1, 9)) or 0x41 <= _c <= 0x44:
+        TERMINAL_OR_WIND_CODE[_c] = 1
+
+
 @kernel(error_model="numpy", nrt=False, forceinline=True)
-def _kongs(codes, kinds, melded, n, ft, kong_combo):
-    """Kong / concealed-pung counts and the per-pung fans (箭刻, 幺九刻): the counts' fans
-    looked up in :data:`KONG_FANS` (no branch tree per division)."""
+def _kongs(codes, kinds, melded, n, ft, kong_combo, prevalent, seat):
+    """Kong / concealed-pung counts and the per-pung fans (箭刻, 幺九刻, 圈风刻, 门风刻): the
+    counts' fans looked up in :data:`KONG_FANS`, every write unconditional (0 or 1 where a
+    fan may not hold; no branch on which pungs a hand has)."""
     mk = 0
     ck = 0
     cp = 0
+    dragons = 0
+    terminals = 0
+    prevalent_pung = 0
+    seat_pung = 0
     for i in range(n):
-        kong = kinds[i] == P_KONG
-        if melded[i]:
-            mk += kong
-        else:
-            ck += kong
-            cp += not kong
+        kong = np.int64(kinds[i] == P_KONG)
+        mel = np.int64(melded[i] != 0)
+        mk += kong & mel
+        ck += kong & (1 - mel)
+        cp += (1 - kong) & (1 - mel)
+        code = codes[i]
+        dragons += DRAGON_CODE[code]
+        terminals += TERMINAL_OR_WIND_CODE[code]
+        # a wind pung: its wind is code - 0x41 (any other code is outside 0..3)
+        prevalent_pung |= np.int64(code - 0x41 == prevalent)
+        seat_pung |= np.int64(code - 0x41 == seat)
     row = KONG_FANS[((mk * 5 + ck) * 5 + cp) * 2 + (1 if kong_combo else 0)]
-    for j in range(row[0]):
-        ft[row[1 + j]] = 1
-    if n == 4 and ft[FOUR_KONGS] == 0 and ft[FOUR_CONCEALED_PUNGS] == 0:
-        ft[ALL_PUNGS] = 1
-    for i in range(n):
-        if _is_dragon(codes[i]):
-            ft[DRAGON_PUNG] += 1
-        elif _is_terminal(codes[i]) or _is_wind(codes[i]):
-            ft[PUNG_OF_TERMINALS_OR_HONORS] += 1
+    for j in range(3):
+        # the row's unused slots name fan 0 (no fan): or-ing 0 into it changes nothing
+        ft[row[1 + j]] |= np.int64(j < row[0])
+    ft[ALL_PUNGS] |= np.int64(n == 4) & np.int64(ft[FOUR_KONGS] == 0) & np.int64(ft[FOUR_CONCEALED_PUNGS] == 0)
+    ft[DRAGON_PUNG] += dragons
+    ft[PUNG_OF_TERMINALS_OR_HONORS] += terminals
+    ft[PREVALENT_WIND] |= prevalent_pung
+    ft[SEAT_WIND] |= seat_pung
 
 
 # ---------------------------------------------------------------------------------------
@@ -750,17 +760,6 @@ def _by_win_flag(wf, ft):
         ft[SELF_DRAWN_FAN] = 1
 
 
-@kernel(error_model="numpy", nrt=False, forceinline=True)
-def _wind_pung(code, prevalent, seat, ft):
-    """A wind pung: 圈风刻 / 门风刻 (the exclusion kernel applies their exclusions and
-    account-once deductions, like every other fan's)."""
-    delta = code - 0x41
-    if delta == prevalent:
-        ft[PREVALENT_WIND] = 1
-    if delta == seat:
-        ft[SEAT_WIND] = 1
-
-
 @kernel(error_model="numpy", nrt=False)
 def _total(ft, points):
     # branch-free (max, not a test): the loop vectorises; 32-bit products (total_of)
@@ -850,8 +849,8 @@ DECIDED_BY = {
     "two_melded_kongs": "_kongs",
     "last_tile": "_by_win_flag",
     "dragon_pung": "_kongs",
-    "prevalent_wind": "_wind_pung",
-    "seat_wind": "_wind_pung",
+    "prevalent_wind": "_kongs",
+    "seat_wind": "_kongs",
     "concealed_hand": "score_one (concealment)",
     "all_chows": "score_one (four chows, no honor pair)",
     "tile_hog": "_hand_traits",

@@ -28,7 +28,7 @@ from ._mcr_fans import (
     SEVEN_SHIFTED_PAIRS, SINGLE_WAIT, THIRTEEN_ORPHANS, THREE_SUITED_TERMINAL_CHOWS,
     TRAIT_FANS, TRIPLE_PUNG, TWO_DRAGONS_PUNGS, W_4TH, W_HEAVEN, W_KONG, W_LAST, W_SELF,
     PACK_TRAITS, _by_packs_traits, _by_win_flag, _hand_traits, _is_dragon, _is_wind, _kongs,
-    _nine_gates, _total, _wait_shape, _wind_pung, chow_family, pung_family)
+    _nine_gates, _total, _wait_shape, chow_family, pung_family)
 from ._mcr_packs import (CHOW_INDEX, CHOW_WORDS, N_CHOW_SETS, N_PUNG_SETS, PACK_WORDS,
                          PUNG_INDEX, PUNG_WORDS, add_entry, multiset_rank, sort4)
 from ._mcr_waits import _fast_waits, completed_wait_mask
@@ -258,7 +258,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                     kc[0] = pk_code[0]
                     kk[0] = pk_kind[0]
                     km[0] = mel4
-                    _kongs(kc, kk, km, 1, ft, kong_combo)
+                    _kongs(kc, kk, km, 1, ft, kong_combo, prevalent, seat)
                 pk_kind[1] = P_PAIR
                 pk_code[1] = REF_CODE[pair]
                 _by_win_flag(wf, ft)
@@ -312,8 +312,6 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                             _wait_shape(ft, wc, pk_kind, pk_code, pk_mel, 0, 2, win_code)
                 elif c[win] > 1:
                     ft[SINGLE_WAIT] = 1
-                if k4 != 0 and _is_wind(pk_code[0]):
-                    _wind_pung(pk_code[0], prevalent, seat, ft)
                 apply_profile_exclusions(ft, ctx, wind_skip)
                 tot = _total(ft, points)
                 best = tot
@@ -504,7 +502,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                     pg_mel[i] = True
                     break
         if npg > 0:
-            _kongs(pg_code, pg_kind, pg_mel, npg, ft, kong_combo)
+            _kongs(pg_code, pg_kind, pg_mel, npg, ft, kong_combo, prevalent, seat)
         # the chow and pung families: the terminal chows here (they need the pair), the
         # rest from the pack tables (_mcr_packs), the chows and pungs padded to four with
         # the empty slot (code 0), sorted without branches
@@ -629,9 +627,6 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                 memo[6] = wait_cnt
             if wait_cnt > 0:
                 _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_mel, nm, npk, win_code)
-        for i in range(npg):
-            if _is_wind(pg_code[i]):
-                _wind_pung(pg_code[i], prevalent, seat, ft)
         # the total over the fans still held (counts are never negative; the OR is 0 only
         # when every count is)
         tot, nz = total_over(ft, points, apply_profile_exclusions(ft, ctx, wind_skip))
