@@ -149,24 +149,22 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         n_fixed_kongs = 0
         any_kong = False
         for j in range(nm):
+            # no branch on the kind: a chow adds 1 to each of its tiles, a pung 3 and a
+            # kong 4 to its tile
             kind = melds[j, 0]
             tile = melds[j, 1]
-            if kind == 0:
-                for d in range(3):
-                    tc[tile + d] += 1
-                    meld_cnt[tile + d] += 1
-                fixed_melded += 1
-            elif kind == 1:
-                tc[tile] += 3
-                meld_cnt[tile] += 3
-                fixed_melded += 1
-            else:
-                tc[tile] += 4
-                meld_cnt[tile] += 4
-                n_fixed_kongs += 1
-                any_kong = True
-                if not (melds[j, 2] & 1):
-                    fixed_melded += 1
+            chow = np.int64(kind == 0)
+            kong = np.int64(kind == 2)
+            n = 3 - 2 * chow + kong
+            tc[tile] += n
+            meld_cnt[tile] += n
+            for d in range(1, 3):
+                t = min(tile + d, 33)          # (a pung or kong of the last tile adds 0)
+                tc[t] += chow
+                meld_cnt[t] += chow
+            n_fixed_kongs += kong
+            any_kong |= kong != 0
+            fixed_melded += 1 - (kong & (melds[j, 2] & 1))     # a concealed kong: not melded
         memo[0] = n_st
         memo[1] = fixed_melded
         memo[2] = n_fixed_kongs
@@ -419,60 +417,48 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
         for i in range(4):
             ch[i] = 0
             pg_code[i] = 0
+        # (no branch on the kinds: a chow's and a pung's slots are both written, the
+        # counts advance by the kind; a chow's code is its middle tile's, 0 in the other
+        # list's slot, the empty code that the pack tables pad with)
         for j in range(nm):
-            kind = melds[j, 0]
-            tile = melds[j, 1]
-            if kind == 0:
-                code = REF_CODE[tile + 1]
-                pk_kind[npk] = P_CHOW
-                pk_code[npk] = code
-                pk_mel[npk] = True
-                ch[nch] = code
-                nch += 1
-                acc += PACK_TRAITS[1, code]
-            else:
-                code = REF_CODE[tile]
-                pkind = P_PUNG if kind == 1 else P_KONG
-                mel = kind == 1 or not (melds[j, 2] & 1)
-                pk_kind[npk] = pkind
-                pk_code[npk] = code
-                pk_mel[npk] = mel
-                pg_code[npg] = code
-                pg_kind[npg] = pkind
-                pg_mel[npg] = mel
-                npg += 1
-                acc += PACK_TRAITS[0, code]
+            kind = melds[j, 0]               # P_CHOW / P_PUNG / P_KONG = the meld kinds
+            chow = np.int64(kind == 0)
+            code = REF_CODE[melds[j, 1] + chow]
+            mel = 1 - (np.int64(kind == 2) & (melds[j, 2] & 1))    # a concealed kong: 0
+            pk_kind[npk] = kind
+            pk_code[npk] = code
+            pk_mel[npk] = mel
+            ch[nch] = code * chow
+            nch += chow
+            pg_code[npg] = code * (1 - chow)
+            pg_kind[npg] = kind
+            pg_mel[npg] = mel
+            npg += 1 - chow
+            acc += PACK_TRAITS[chow, code]
             npk += 1
         ns = divbuf[d, 2]
         for i in range(ns):
-            kind = divbuf[d, 3 + 2 * i]
+            chow = np.int64(divbuf[d, 3 + 2 * i] == 0)
             tile = divbuf[d, 4 + 2 * i]
-            if kind == 0:
-                code = REF_CODE[tile + 1]
-                pk_kind[npk] = P_CHOW
-                ch[nch] = code
-                nch += 1
-                acc += PACK_TRAITS[1, code]
-                keys[i] = REF_RANK[tile] * 2 + 1
-                if code - win_code <= 1 and win_code - code <= 1:
-                    can_chow = True
-                    # the winning tile at an end with room beyond the other end (4 in 234,
-                    # 3 in 345): the tile there completes the hand too (the same sets with
-                    # this chow moved along), so the hand waited on two tiles or more
-                    if ((win_code == code - 1 and (win_code & 15) <= 6)
-                            or (win_code == code + 1 and (win_code & 15) >= 4)):
-                        two_sided = True
-            else:
-                code = REF_CODE[tile]
-                pk_kind[npk] = P_PUNG
-                pg_code[npg] = code
-                pg_kind[npg] = P_PUNG
-                pg_mel[npg] = False
-                npg += 1
-                acc += PACK_TRAITS[0, code]
-                keys[i] = REF_RANK[tile] * 2
+            code = REF_CODE[tile + chow]
+            pk_kind[npk] = P_PUNG - chow
+            ch[nch] = code * chow
+            nch += chow
+            pg_code[npg] = code * (1 - chow)
+            pg_kind[npg] = P_PUNG
+            pg_mel[npg] = 0
+            npg += 1 - chow
+            acc += PACK_TRAITS[chow, code]
+            keys[i] = REF_RANK[tile] * 2 + chow
+            # a concealed chow that can take the winning tile; with the tile at an end and
+            # room beyond the other end (4 in 234, 3 in 345) the tile there completes the
+            # hand too (the same sets with this chow moved along): two waits or more
+            near = chow & np.int64(code - win_code <= 1) & np.int64(win_code - code <= 1)
+            can_chow |= near != 0
+            two_sided |= (near & ((np.int64(win_code == code - 1) & np.int64((win_code & 15) <= 6))
+                                  | (np.int64(win_code == code + 1) & np.int64((win_code & 15) >= 4)))) != 0
             pk_code[npk] = code
-            pk_mel[npk] = False
+            pk_mel[npk] = 0
             npk += 1
         pair = divbuf[d, 1]
         pair_code = REF_CODE[pair]
