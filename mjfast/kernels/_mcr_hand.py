@@ -481,12 +481,13 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             for i in range(ns):
                 dkey = dkey * 128 + keys[i]
         _by_win_flag(wf, ft)
-        if not (wf & W_SELF) and not can_chow:
-            # a discard completes the concealed pung of the winning tile (one at most)
-            for i in range(npg):
-                if pg_code[i] == win_code and not pg_mel[i]:
-                    pg_mel[i] = True
-                    break
+        # a discard that no concealed chow can take completes the concealed pung of the
+        # winning tile (one at most; no branch on which)
+        claim = np.int64((wf & W_SELF) == 0) & np.int64(not can_chow)
+        for i in range(npg):
+            hit = claim & np.int64(pg_code[i] == win_code) & np.int64(pg_mel[i] == 0)
+            pg_mel[i] |= hit
+            claim &= 1 - hit
         if npg > 0:
             _kongs(pg_code, pg_kind, pg_mel, npg, ft, kong_combo, prevalent, seat)
         # the chow and pung families: the terminal chows here (they need the pair), the
