@@ -102,34 +102,40 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
     conc_chow = work[31:58]
     for i in range(58):
         work[i] = 0
-    for t in range(34):
-        if c[t] > 0:
-            suit_seen[t // 9 if t < 27 else 3] = 1
+    # which suits and whether honors are held, without a branch per tile (which tiles a
+    # hand holds is unpredictable): an OR of each group's counts
+    held0 = 0
+    held1 = 0
+    held2 = 0
+    held3 = 0
+    for r in range(9):
+        held0 |= c[r]
+        held1 |= c[9 + r]
+        held2 |= c[18 + r]
+    for t in range(27, 34):
+        held3 |= c[t]
+    suit_seen[0] = np.int64(held0 != 0)
+    suit_seen[1] = np.int64(held1 != 0)
+    suit_seen[2] = np.int64(held2 != 0)
+    suit_seen[3] = np.int64(held3 != 0)
     for j in range(nm):
+        # no branch on the meld's kind or tile (unpredictable)
         kind = melds[j, 0]
         t = melds[j, 1]
-        f = melds[j, 2]
-        suit_seen[t // 9 if t < 27 else 3] = 1
-        if kind == 0:
-            m_chows += 1
-            n_called += 1
-            called_chow[t] = 1
-        else:
-            m_pungs += 1
-            if t >= 27:
-                m_honor += 1
-                if t <= 30:
-                    m_wind += 1
-                else:
-                    m_dragon += 1
-            if kind == 2:
-                if f & 1:
-                    conc_k += 1
-                else:
-                    open_k += 1
-                    n_called += 1
-            else:
-                n_called += 1
+        chow = np.int64(kind == 0)
+        kong = np.int64(kind == 2)
+        concealed_kong = kong & (melds[j, 2] & 1)
+        honor = (1 - chow) & np.int64(t >= 27)
+        suit_seen[min(t // 9, 3)] = 1
+        m_chows += chow
+        called_chow[min(t, 26)] |= chow          # (a pung's tile: or-ing 0)
+        m_pungs += 1 - chow
+        m_honor += honor
+        m_wind += honor & np.int64(t <= 30)
+        m_dragon += honor & np.int64(t > 30)
+        conc_k += concealed_kong
+        open_k += kong - concealed_kong
+        n_called += 1 - concealed_kong
     n_suits = suit_seen[0] + suit_seen[1] + suit_seen[2]
     honors = suit_seen[3] > 0
 
@@ -141,24 +147,19 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
     hits[K_FLOWERS] = nflow
     hits[K_OPEN_KONG] = open_k
     hits[K_CONCEALED_KONG] = conc_k
-    if n_called == 0:
-        if self_drawn:
-            hits[K_CONC_SELF_DRAW] = 1
-        else:
-            hits[K_CONC_HAND] = 1
-    if self_drawn:
-        hits[K_SELF_DRAW] = 1
-    elif n_called == 5:
-        hits[K_ALL_CALLED] = 1
-    if not honors:
-        hits[K_NO_HONORS] = 1
-        if nflow == 0:
-            hits[K_NO_HONORS_NO_FLOWERS] = 1
-    if n_suits == 1:
-        if honors:
-            hits[K_HALF_FLUSH] = 1
-        else:
-            hits[K_FULL_FLUSH] = 1
+    # (the hand's facts as 0 / 1, no branch: a hand's are unpredictable)
+    drawn = np.int64(self_drawn)
+    closed = np.int64(n_called == 0)
+    no_honors = 1 - np.int64(honors)
+    one_suit = np.int64(n_suits == 1)
+    hits[K_CONC_SELF_DRAW] = closed & drawn
+    hits[K_CONC_HAND] = closed & (1 - drawn)
+    hits[K_SELF_DRAW] = drawn
+    hits[K_ALL_CALLED] = (1 - drawn) & np.int64(n_called == 5)
+    hits[K_NO_HONORS] = no_honors
+    hits[K_NO_HONORS_NO_FLOWERS] = no_honors & np.int64(nflow == 0)
+    hits[K_HALF_FLUSH] = one_suit & (1 - no_honors)
+    hits[K_FULL_FLUSH] = one_suit & no_honors
     if fl & F_LAST_TILE:
         if self_drawn:
             hits[K_LAST_DRAW] = 1
@@ -231,19 +232,19 @@ def _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td,
         dragon_p = m_dragon
         for i in range(27):
             conc_chow[i] = 0
+        honor_p = 0
         for i in range(n_sets):
+            # no branch on the set's kind or tile (unpredictable)
             t = divbuf[r, 4 + 2 * i]
-            if divbuf[r, 3 + 2 * i] == SET_PUNG:
-                r_pungs += 1
-                if t >= 27:
-                    hits[K_HONOR_PUNG] += 1
-                    if t <= 30:
-                        wind_p += 1
-                    else:
-                        dragon_p += 1
-            else:
-                r_chows += 1
-                conc_chow[t] = 1
+            pung = np.int64(divbuf[r, 3 + 2 * i] == SET_PUNG)
+            honor = pung & np.int64(t >= 27)
+            r_pungs += pung
+            r_chows += 1 - pung
+            honor_p += honor
+            wind_p += honor & np.int64(t <= 30)
+            dragon_p += honor & np.int64(t > 30)
+            conc_chow[min(t, 26)] |= 1 - pung       # (a pung's tile: or-ing 0)
+        hits[K_HONOR_PUNG] += honor_p
         if r_pungs + m_pungs == 0:
             hits[K_ALL_CHOWS] = 1
             if pair < 27 and nflow == 0:
