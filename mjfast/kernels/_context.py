@@ -10,8 +10,8 @@ Context layout (``ctx``, built by :func:`build_context`, never written):
 - header ``ctx[0:X_FIELDS]``: :data:`X_LEN` the array's length, :data:`X_MAGIC`,
   :data:`X_CODE` the scorer family (``CODE_MCR`` / ``CODE_TAIWAN`` / ``CODE_TUIDAOHU``),
   :data:`X_NCOLS` fan columns (fan ids < this), :data:`X_WS_LEN` the workspace length,
-  :data:`X_DEC_AT` / :data:`X_DEC_LEN` where the per-suit divisions table is (MCR, Taiwan; words,
-  :mod:`._suit_divisions`; empty for Tuidaohu and two-player), :data:`X_PACKS_AT` where the
+  :data:`X_DEC_AT` / :data:`X_DEC_LEN` where the per-suit divisions table is (words,
+  :mod:`._suit_divisions`), :data:`X_PACKS_AT` where the
   MCR chow- and pung-family tables are (:mod:`._mcr_packs`; 0 for the other rule sets);
 - three words per rule-profile array (``PROFILE_FIELDS`` of :mod:`mjfast.rules`: offset,
   rows, columns (0 for a 1-D array)); :func:`profile_views` gives them back as arrays;
@@ -40,7 +40,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..rules import (CODE_MCR, CODE_TAIWAN, CODE_TUIDAOHU, I_FLOWER_COL, I_FLOWERS_TO_MIN,
+from ..rules import (CODE_MCR, I_FLOWER_COL, I_FLOWERS_TO_MIN,
                      I_HEAVEN, I_KONG_COMBO, PROFILE_FIELDS, get_profile, get_rules)
 from ._jit import as_array, grid, kernel
 
@@ -53,7 +53,7 @@ X_MAGIC = 1
 X_CODE = 2
 X_NCOLS = 3
 X_WS_LEN = 4
-X_DEC_AT = 5       # MCR, Taiwan: the per-suit divisions table (_suit_divisions)
+X_DEC_AT = 5       # the per-suit divisions table (_suit_divisions)
 X_DEC_LEN = 6
 X_PACKS_AT = 7     # MCR: the chow- and pung-family tables (_mcr_packs; 0 elsewhere)
 X_FIELDS = 8
@@ -231,9 +231,8 @@ def build_context(profile) -> np.ndarray:
     if len(arrays) != N_FIELDS:
         raise ValueError(f"a rule profile has {N_FIELDS} arrays, got {len(arrays)}")
     code = int(arrays[0][0])
-    # the per-suit divisions table: the MCR and Taiwan scorers look divisions up in it
-    dec = (suit_divisions_table() if code in (CODE_MCR, CODE_TAIWAN)
-           else np.zeros(0, dtype=np.int64))
+    # the per-suit divisions table: every scorer looks its regular divisions up in it
+    dec = suit_divisions_table()
     packs = pack_tables() if code == CODE_MCR else np.zeros(0, dtype=np.int64)
     n_data = sum(int(a.size) for a in arrays)
     ctx = np.zeros(DATA_AT + n_data + dec.size + packs.size, dtype=np.int64)

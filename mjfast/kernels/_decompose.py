@@ -284,11 +284,19 @@ def _special_row(out, n, form, extra):
 def divisions_into(c, form_mask, out, st):
     """:func:`divisions` with caller-provided scratch (``new_scratch()``): no allocation."""
     n = 0
+    if form_mask & (1 << FORM_REGULAR):
+        n = _regular(c, out, n, FORM_REGULAR, -1, st)
+    return special_divisions_into(c, form_mask, out, st, n)
+
+
+@kernel(error_model="numpy", nrt=False)
+def special_divisions_into(c, form_mask, out, st, n):
+    """The rows of every form of ``form_mask`` but the regular one, after the ``n`` rows
+    already in ``out`` (the regular divisions, from the search or the per-suit table):
+    :func:`divisions_into`'s rows and order. Returns the new count."""
     total = 0
     for i in range(34):
         total += c[i]
-    if form_mask & (1 << FORM_REGULAR):
-        n = _regular(c, out, n, FORM_REGULAR, -1, st)
     if n + 4 > out.shape[0]:
         return n
     if total == 14 and form_mask & (1 << FORM_SEVEN_PAIRS) and is_seven_pairs(c):

@@ -23,10 +23,13 @@ from ._symbols import score_tuidaohu
 from ._context import (C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C_PLAYERS,
                        R_COUNTS, R_DEALER, R_EXTRA, R_FLAGS, R_LEGAL, R_N_MELDS, R_SEAT,
                        R_TOTAL, X_NCOLS, as_rows, params_view, row_melds,
-                       workspace_views, W_DIVBUF, W_DSCR, W_VEC, WS_COLS, X_FIELDS)
+                       workspace_views, W_DIVBUF, W_DSCR, W_VEC, WS_COLS, X_DEC_AT, X_DEC_LEN,
+                       X_FIELDS)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
-from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG, divisions_into
+from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG,
+                         divisions_into, special_divisions_into)
+from ._suit_divisions import table_divisions
 
 # predicate codes (the `key` column of the table)
 P_WIN = 0
@@ -102,7 +105,18 @@ def score_one(c, melds, n_melds, flags, seat, dealer, ctx, ws):
         tot += c[i]
     if nm < 0 or nm > 4 or tot != 14 - 3 * nm:
         return -1
-    n = divisions_into(c, form_mask, buf, dscr)
+    if form_mask & (1 << FORM_REGULAR):
+        # the regular divisions from the per-suit table (the search only for a suit of
+        # more than 14 tiles), then the other forms' rows after them: the search's rows
+        # and order
+        dec = ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]]
+        n = table_divisions(c, buf, dscr, dec)
+        if n < 0:
+            n = divisions_into(c, form_mask, buf, dscr)
+        else:
+            n = special_divisions_into(c, form_mask, buf, dscr, n)
+    else:
+        n = divisions_into(c, form_mask, buf, dscr)
     if n == 0:
         return -1
     F = ints[I_NCOLS]
