@@ -117,11 +117,21 @@ def build_suit_divisions() -> np.ndarray:
 def suit_entry(dec, code):
     """The entry of ``code`` in the table ``dec`` (0: the suit does not split; its
     divisions: :func:`division_count`, :func:`division_word`)."""
+    # the first two slots read together and chosen without a branch (nine lookups in ten
+    # end there); the loop for the rest of a probe sequence
     h = slot_of(code)
+    want = code + 1
+    e0 = dec[h]
+    e1 = dec[(h + 1) & (SLOTS - 1)]
+    k0 = e0 & CODE_MASK
+    k1 = e1 & CODE_MASK
+    if k0 == want or k0 == 0 or k1 == want or k1 == 0:
+        return e0 if k0 == want else (e1 if (k0 != 0 and k1 == want) else 0)
+    h = (h + 2) & (SLOTS - 1)
     while True:
         e = dec[h]
         k = e & CODE_MASK
-        if k == code + 1:
+        if k == want:
             return e
         if k == 0:
             return 0
@@ -175,33 +185,36 @@ def table_divisions(c, out, st, dec):
         total += c[i]
     if total < 2 or (total - 2) % 3 != 0:
         return 0
-    pair_suit = -1
+    # the suits' codes and tile counts, and the honors, first; then one test of the
+    # whole layout (no branch per suit or honor on which holds the pair: unpredictable)
+    code0, m0 = _suit_code(c, 0)
+    code1, m1 = _suit_code(c, 9)
+    code2, m2 = _suit_code(c, 18)
+    if m0 > 14 or m1 > 14 or m2 > 14:
+        return -1
+    r0 = m0 % 3
+    r1 = m1 % 3
+    r2 = m2 % 3
+    bad = np.int64(r0 == 1) | np.int64(r1 == 1) | np.int64(r2 == 1)
+    pairs = np.int64(r0 == 2) + np.int64(r1 == 2) + np.int64(r2 == 2)
     pair = -1
-    for s in range(3):
-        code, m = _suit_code(c, 9 * s)
-        if m > 14:
-            return -1
-        m %= 3
-        if m == 1:
-            return 0
-        if m == 2:
-            if pair_suit >= 0:
-                return 0
-            pair_suit = s
-        got = suit_entry(dec, code)
-        if got == 0:
-            return 0
-        st[0, s] = got
     for i in range(27, 34):
-        if c[i] == 1 or c[i] == 4:
-            return 0
-        if c[i] == 2:
-            if pair_suit >= 0:
-                return 0
-            pair_suit = 3
-            pair = i
-    if pair_suit < 0:
+        v = c[i]
+        bad |= np.int64(v == 1) | np.int64(v == 4)
+        two = np.int64(v == 2)
+        pairs += two
+        pair = i if two else pair
+    if bad != 0 or pairs != 1:
         return 0
+    pair_suit = 0 if r0 == 2 else (1 if r1 == 2 else (2 if r2 == 2 else 3))
+    e0 = suit_entry(dec, code0)
+    e1 = suit_entry(dec, code1)
+    e2 = suit_entry(dec, code2)
+    if e0 == 0 or e1 == 0 or e2 == 0:
+        return 0
+    st[0, 0] = e0
+    st[0, 1] = e1
+    st[0, 2] = e2
     n_sets = (total - 2) // 3
     n = 0
     # the pair suit's divisions come grouped by the pair's rank (the search tries the
