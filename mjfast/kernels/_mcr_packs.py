@@ -54,24 +54,26 @@ PALETTE_WORDS = 256
 PACK_WORDS = CHOW_WORDS + PUNG_WORDS + PALETTE_WORDS
 
 
-def _index_of_codes(kinds: int, per_suit: int, low_rank: int) -> np.ndarray:
-    """Code (suit * 16 + rank, < 0x50) -> kind index; code 0 -> ``kinds`` (the empty slot);
-    every other code -> -1 (not a chow middle / not a tile: the scorer then takes the
-    predicates' own path)."""
+def _codes(kinds: int, per_suit: int, low_rank: int) -> np.ndarray:
+    """Kind index -> code (suit * 16 + rank), ``per_suit`` kinds a suit from ``low_rank``."""
+    return np.array([((k // per_suit + 1) << 4) | (k % per_suit + low_rank)
+                     for k in range(kinds)], dtype=np.int64)
+
+
+def _index_of(codes: np.ndarray) -> np.ndarray:
+    """Code (< 0x50) -> kind index (the inverse of ``codes``); code 0 -> the empty slot's
+    index ``len(codes)``; every other code -> -1 (not a chow middle / not a tile: the scorer
+    then takes the predicates' own path)."""
     ix = np.full(0x50, -1, dtype=np.int64)
-    ix[0] = kinds
-    for k in range(kinds):
-        suit, r = divmod(k, per_suit)
-        ix[((suit + 1) << 4) | (r + low_rank)] = k
+    ix[0] = codes.size
+    ix[codes] = np.arange(codes.size)
     return ix
 
 
-CHOW_INDEX = _index_of_codes(N_CHOW_KINDS, 7, 2)
-PUNG_INDEX = _index_of_codes(N_PUNG_KINDS, 9, 1)
-CHOW_CODES = np.array([((k // 7 + 1) << 4) | (k % 7 + 2) for k in range(N_CHOW_KINDS)],
-                      dtype=np.int64)
-PUNG_CODES = np.array([((k // 9 + 1) << 4) | (k % 9 + 1) for k in range(N_PUNG_KINDS)],
-                      dtype=np.int64)
+CHOW_CODES = _codes(N_CHOW_KINDS, 7, 2)
+PUNG_CODES = _codes(N_PUNG_KINDS, 9, 1)
+CHOW_INDEX = _index_of(CHOW_CODES)
+PUNG_INDEX = _index_of(PUNG_CODES)
 
 
 # ---------------------------------------------------------------------------------------
