@@ -6,7 +6,7 @@ import numpy as np
 
 from ._complete import is_regular
 from ._jit import kernel
-from ._suit_divisions import suit_splits
+from ._suit_divisions import POW5, suit_code, suit_splits
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
 
@@ -15,7 +15,6 @@ from ._suit_divisions import suit_splits
 # regular-form waits (counts uncapped, as the calculators' wait test; the completeness
 # test is the package's one, mjfast.kernels._complete)
 # ---------------------------------------------------------------------------------------
-POW5 = np.array([5 ** k for k in range(10)], dtype=np.int64)
 
 
 @kernel(inline="always")
@@ -133,19 +132,6 @@ def _fast_waits(s, n, out, tmp, stop, dec, kb):
 # the waits of a complete hand less its winning tile (the hand scorer's question)
 # ---------------------------------------------------------------------------------------
 @kernel(inline="always")
-def _suit_code4(c, base):
-    """``(code, fours)``: the base-5 code of the suit at ``c[base]`` and the bit set of
-    its ranks held four times."""
-    code = 0
-    fours = 0
-    for r in range(9):
-        v = c[base + r]
-        code += v * POW5[r]
-        fours |= np.int64(v == 4) << r
-    return code, fours
-
-
-@kernel(inline="always")
 def _completing_ranks(dec, code):
     """Bit r: the suit of base-5 code ``code`` with one more tile of rank r splits into
     sets (and a pair when its tile count is then 2 modulo 3). No rank of ``code`` may be
@@ -172,7 +158,7 @@ def completed_wait_mask(c, win, pair, dec):
     g = win // 9 if win < 27 else 3
     p = pair // 9 if pair < 27 else 3
     if g < 3:
-        code, fours = _suit_code4(c, 9 * g)
+        code, _, fours = suit_code(c, 9 * g)
         rw = win - 9 * g
         if fours & ~(np.int64(1) << rw):
             return -1
@@ -187,7 +173,7 @@ def completed_wait_mask(c, win, pair, dec):
         g_splits = 1
     if p != g and g_splits != 0:
         if p < 3:
-            code, fours = _suit_code4(c, 9 * p)
+            code, _, fours = suit_code(c, 9 * p)
             if fours != 0:
                 return -1
             mask |= _completing_ranks(dec, code) << (9 * p)

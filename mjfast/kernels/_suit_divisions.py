@@ -44,6 +44,7 @@ CODE_MASK = (1 << 22) - 1       # an entry's code + 1
 COUNT_SHIFT = 22                # an entry's number of divisions (3 bits)
 PAYLOAD_SHIFT = 25              # an entry's division (one) or data offset (several)
 N_CODES = 5 ** 9
+POW5 = np.array([5 ** k for k in range(10)], dtype=np.int64)   # 5**r: rank r's code unit
 BITMAP_WORDS = (N_CODES + 63) // 64
 DATA_AT = SLOTS + BITMAP_WORDS
 # the set kinds in the search's order: chow r before pung r, r ascending
@@ -160,15 +161,19 @@ def suit_splits(dec, code):
 
 
 @kernel(inline="always")
-def _suit_code(c, base):
-    """``(code, tiles)`` of the suit whose counts start at ``c[base]``."""
+def suit_code(c, base):
+    """``(code, tiles, fours)`` of the suit whose counts start at ``c[base]``: its base-5
+    code, its tile count and the bit set of its ranks held four times (the divisions'
+    lookup and the wait question read it; what a caller leaves unused is not computed)."""
     code = 0
     m = 0
-    for r in range(8, -1, -1):
+    fours = 0
+    for r in range(9):
         v = c[base + r]
-        code = code * 5 + v
+        code += v * POW5[r]          # (products summed: no chain of multiplications)
         m += v
-    return code, m
+        fours |= np.int64(v == 4) << r
+    return code, m, fours
 
 
 @kernel(error_model="numpy", nrt=False, forceinline=True)
@@ -187,9 +192,9 @@ def table_divisions(c, out, st, dec):
         return 0
     # the suits' codes and tile counts, and the honors, first; then one test of the
     # whole layout (no branch per suit or honor on which holds the pair: unpredictable)
-    code0, m0 = _suit_code(c, 0)
-    code1, m1 = _suit_code(c, 9)
-    code2, m2 = _suit_code(c, 18)
+    code0, m0, _ = suit_code(c, 0)
+    code1, m1, _ = suit_code(c, 9)
+    code2, m2, _ = suit_code(c, 18)
     if m0 > 14 or m1 > 14 or m2 > 14:
         return -1
     r0 = m0 % 3
