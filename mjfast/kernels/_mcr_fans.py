@@ -172,7 +172,7 @@ def _is_wind(code):
 
 
 @kernel(error_model="numpy", nrt=False, forceinline=True)
-def _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_melded, first, npk, win_code):
+def _wait_shape(ft, wait_cnt, pk_kind, pk_code, first, npk, win_code):
     """Edge / closed / single wait when the hand waited on exactly one tile. Looks at the
     concealed packs (indices first..npk-1; chows and the pair)."""
     if ft[MELDED_HAND] > 0 or ft[FOUR_KONGS] > 0:
@@ -557,15 +557,6 @@ def _kong_fans_table():
 KONG_FANS = _kong_fans_table()
 
 
-# per pung code: 1 for a dragon (箭刻), 1 for a terminal or a wind (幺九刻)
-DRAGON_CODE = np.zeros(0x50, dtype=np.int64)
-DRAGON_CODE[0x45:0x48] = 1
-TERMINAL_OR_WIND_CODE = np.zeros(0x50, dtype=np.int64)
-for _c in range(0x50):
-    if (0x11 <= _c <= 0x39 and (_c & 15) in (1, 9)) or 0x41 <= _c <= 0x44:
-        TERMINAL_OR_WIND_CODE[_c] = 1
-
-
 @kernel(error_model="numpy", nrt=False, forceinline=True)
 def _kongs(codes, kinds, melded, n, ft, kong_combo, prevalent, seat):
     """Kong / concealed-pung counts and the per-pung fans (箭刻, 幺九刻, 圈风刻, 门风刻): the
@@ -630,6 +621,13 @@ for _t in range(34):
         _b |= TB_P
     TILE_BITS[_t] = _b
 
+
+# per pung code (the calculators' codes, < 0x50), from the tiles' trait bits above: 1 for a
+# dragon (箭刻, _kongs), 1 for a terminal or a wind (幺九刻)
+DRAGON_CODE = np.zeros(0x50, dtype=np.int64)
+TERMINAL_OR_WIND_CODE = np.zeros(0x50, dtype=np.int64)
+DRAGON_CODE[REF_CODE] = (TILE_BITS & TB_DRAGON) != 0
+TERMINAL_OR_WIND_CODE[REF_CODE] = (TILE_BITS & (TB_TERM | TB_WIND)) != 0
 
 # rank bit of a suited tile (1 << rank), 0 for honors
 RANK_BIT = np.zeros(34, dtype=np.int64)

@@ -304,10 +304,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                         wc = _fast_waits(tmp, got, wt, work[8], 2, dec, work[9])
                         if wc > 0:
                             # no seven-pairs waits here (two packs only)
-                            pk_mel = sc[2]
-                            pk_mel[0] = 0
-                            pk_mel[1] = 0
-                            _wait_shape(ft, wc, pk_kind, pk_code, pk_mel, 0, 2, win_code)
+                            _wait_shape(ft, wc, pk_kind, pk_code, 0, 2, win_code)
                 elif c[win] > 1:
                     ft[SINGLE_WAIT] = 1
                 apply_profile_exclusions(ft, ctx, wind_skip)
@@ -380,7 +377,6 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     waits = work[7]
     pk_kind = sc[0]
     pk_code = sc[1]
-    pk_mel = sc[2]
     pg_code = sc[3]
     pg_kind = sc[4]
     pg_mel = sc[5]
@@ -427,7 +423,6 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             mel = 1 - (np.int64(kind == 2) & (melds[j, 2] & 1))    # a concealed kong: 0
             pk_kind[npk] = kind
             pk_code[npk] = code
-            pk_mel[npk] = mel
             ch[nch] = code * chow
             nch += chow
             pg_code[npg] = code * (1 - chow)
@@ -458,13 +453,11 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
             two_sided |= (near & ((np.int64(win_code == code - 1) & np.int64((win_code & 15) <= 6))
                                   | (np.int64(win_code == code + 1) & np.int64((win_code & 15) >= 4)))) != 0
             pk_code[npk] = code
-            pk_mel[npk] = 0
             npk += 1
         pair = divbuf[d, 1]
         pair_code = REF_CODE[pair]
         pk_kind[npk] = P_PAIR
         pk_code[npk] = pair_code
-        pk_mel[npk] = False
         npk += 1
         acc += PACK_TRAITS[0, pair_code]
         # the reference's order of divisions: sorted set keys, lexicographic (only needed
@@ -613,7 +606,7 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
                         wait_cnt += 1
                 memo[6] = wait_cnt
             if wait_cnt > 0:
-                _wait_shape(ft, wait_cnt, pk_kind, pk_code, pk_mel, nm, npk, win_code)
+                _wait_shape(ft, wait_cnt, pk_kind, pk_code, nm, npk, win_code)
         # the total over the fans still held (counts are never negative; the OR is 0 only
         # when every count is)
         tot, nz = total_over(ft, points, apply_profile_exclusions(ft, ctx, wind_skip))
