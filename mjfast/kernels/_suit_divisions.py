@@ -35,7 +35,7 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from ._decompose import FORM_REGULAR, SET_CHOW, SET_PUNG
-from ._jit import kernel, python_function
+from ._jit import kernel, python_function, recast
 
 SLOT_BITS = 15
 SLOTS = 1 << SLOT_BITS
@@ -185,30 +185,30 @@ def table_divisions(c, out, st, dec):
     search's order (the pair's tile outermost, then suit by suit). Returns the count, or
     -1 when a suit holds more than 14 tiles (five sets: outside the table; the caller
     searches). ``st`` scratch (``st[0, 0:3]``: the suits' entries)."""
-    total = 0
-    for i in range(34):
-        total += c[i]
-    if total < 2 or (total - 2) % 3 != 0:
-        return 0
-    # the suits' codes and tile counts, and the honors, first; then one test of the
-    # whole layout (no branch per suit or honor on which holds the pair: unpredictable)
+    # the suits' codes and tile counts, and the honors, first (the hand's tile count is
+    # their sum); then one test of the whole layout (no branch per suit or honor on which
+    # holds the pair: unpredictable)
     code0, m0, _ = suit_code(c, 0)
     code1, m1, _ = suit_code(c, 9)
     code2, m2, _ = suit_code(c, 18)
-    if m0 > 14 or m1 > 14 or m2 > 14:
-        return -1
     r0 = m0 % 3
     r1 = m1 % 3
     r2 = m2 % 3
     bad = np.int64(r0 == 1) | np.int64(r1 == 1) | np.int64(r2 == 1)
     pairs = np.int64(r0 == 2) + np.int64(r1 == 2) + np.int64(r2 == 2)
     pair = -1
+    total = m0 + m1 + m2
     for i in range(27, 34):
         v = c[i]
+        total += v
         bad |= np.int64(v == 1) | np.int64(v == 4)
         two = np.int64(v == 2)
         pairs += two
         pair = i if two else pair
+    if total < 2 or (total - 2) % 3 != 0:
+        return 0
+    if m0 > 14 or m1 > 14 or m2 > 14:
+        return -1
     if bad != 0 or pairs != 1:
         return 0
     pair_suit = 0 if r0 == 2 else (1 if r1 == 2 else (2 if r2 == 2 else 3))
@@ -221,12 +221,41 @@ def table_divisions(c, out, st, dec):
     st[0, 1] = e1
     st[0, 2] = e2
     n_sets = (total - 2) // 3
+    counts0 = division_count(e0)
+    counts1 = division_count(e1)
+    counts2 = division_count(e2)
+    if (counts0 | counts1 | counts2) == 1:
+        # one division (most hands): its row written without a branch on the suits' set
+        # counts or on which honors are pungs (a random hand's are unpredictable): each
+        # suit's four set slots and the seven honors' written every time into the
+        # scratch slots (``st[1:4]``; a set as ``tile << 1 | pung``), the count advanced
+        # by what is there; then the row's five set columns
+        slots = recast(st[1], np.int64, 24)
+        k = 0
+        for s in range(3):
+            e = e0 if s == 0 else (e1 if s == 1 else e2)
+            w = e >> PAYLOAD_SHIFT
+            pair = 9 * s + (w & 15) if (w & 15) != NO_PAIR else pair
+            for j in range(4):
+                x = (w >> (7 + 5 * j)) & 31
+                slots[k + j] = ((9 * s + (x >> 1)) << 1) | (x & 1)
+            k += (w >> 4) & 7
+        for t in range(27, 34):
+            slots[k] = (t << 1) | 1
+            k += np.int64(c[t] == 3)
+        for j in range(5):
+            v = slots[j]
+            held = j < k
+            out[0, 3 + 2 * j] = (SET_PUNG if v & 1 else SET_CHOW) if held else -1
+            out[0, 4 + 2 * j] = v >> 1 if held else -1
+        out[0, 0] = FORM_REGULAR
+        out[0, 1] = pair
+        out[0, 2] = n_sets
+        out[0, 13] = -1
+        return 1
     n = 0
     # the pair suit's divisions come grouped by the pair's rank (the search tries the
     # pair's tiles outermost): one pass per group, the other suits inside it
-    counts0 = division_count(st[0, 0])
-    counts1 = division_count(st[0, 1])
-    counts2 = division_count(st[0, 2])
     g_lo = 0
     while True:
         if pair_suit < 3:
