@@ -257,6 +257,14 @@ def recast(a, dtype, n):
     return a.view(dtype)[:n]
 
 
+def array_at(p, n):
+    """The ``n`` values at pointer ``p`` as a 1-D array that owns nothing: what
+    :func:`as_array` makes, in code compiled without reference counting (the scorer's
+    hand function takes its arrays as pointers: a pointer is one word passed, an array
+    seven or nine)."""
+    return p.reshape(-1)[:n]
+
+
 def lowest_bit(x):
     """The index of the lowest set bit of the non-zero integer ``x`` (one ``tzcnt`` in
     compiled code)."""
@@ -332,10 +340,28 @@ if not DISABLED:
         out_t = types.Array(dt, 1, "C")
         return out_t(a, dtype, n), _view_codegen(a, out_t, 1)
 
+    @intrinsic
+    def _array_at(typingctx, p, n):
+        if not isinstance(p, types.CPointer) or not isinstance(n, types.Integer):
+            return None
+        out_t = types.Array(p.dtype, 1, "C")
+
+        def codegen(context, builder, signature, args):
+            out = context.make_array(out_t)(context, builder)
+            intp = context.get_value_type(types.intp)
+            size = context.get_abi_sizeof(context.get_data_type(p.dtype))
+            itemsize = context.get_constant(types.intp, size)
+            count = context.cast(builder, args[1], signature.args[1], types.intp)
+            context.populate_array(out, data=args[0], shape=cgutils.pack_array(builder, [count], intp),
+                                   strides=cgutils.pack_array(builder, [itemsize], intp),
+                                   itemsize=itemsize, meminfo=None, parent=None)
+            return out._getvalue()
+        return out_t(p, n), codegen
+
     # compiled code calls the intrinsics themselves: an overload would be a function
     # returning a new array, which code compiled without reference counting cannot call
-    _py_grid, _py_recast = grid, recast
-    grid, recast = _grid, _recast
+    _py_grid, _py_recast, _py_array_at = grid, recast, array_at
+    grid, recast, array_at = _grid, _recast, _array_at
 
     from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
     _py_lowest_bit, lowest_bit = lowest_bit, _trailing_zeros

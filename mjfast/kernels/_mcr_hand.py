@@ -36,14 +36,15 @@ from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MI
 from ._context import (FLAG_SAME_HAND, R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
                        R_MELDS, R_N_MELDS, R_PREVALENT,
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
-                       W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_DEC_LEN, X_FIELDS, X_NCOLS,
+                       W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_DEC_LEN, X_FIELDS, X_LEN,
+                       X_NCOLS, X_WS_LEN,
                        X_PACKS_AT,
                        as_rows, profile_views, row_melds)
 from ._decompose import (DIV_COLS, KNITTED_TILES, MAX_DIVISIONS,
                          THIRTEEN_ORPHAN_TILES, divisions_into)
 from ._suit_divisions import table_divisions
 from ._exclude import apply_profile_exclusions, total_over
-from ._jit import export, grid, recast
+from ._jit import array_at, export, grid, ptr, recast
 from ._symbols import score_mcr
 
 # integer division / modulo by constants only: no divide-by-zero checks needed
@@ -84,11 +85,14 @@ def _pack_fans(ch, nch, pg_code, terminal_done, ft, srt, tmp):
 
 
 @kernel(error_model="numpy", nrt=False)
-def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
-    """Score one complete hand. ``c`` int64[34] concealed counts with the winning tile;
-    ``ctx`` the context, ``ws`` the workspace: their views (the rule profile's arrays, the
-    scratch) are made here, a few instructions each (:func:`._jit.grid`), so that a call
-    passes five arrays (the two dozen views as arguments were a few hundred words copied
+def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
+    """Score one complete hand. The arrays come as pointers (:func:`._jit.ptr`; one word
+    each, where an array argument is seven or nine words copied per call: the pointers
+    took some 5% off a hand): ``c_p`` the int64[34] concealed counts with the winning
+    tile, ``melds_p`` the [5, 4] melds, ``ctx_p`` the context, ``ws_p`` the workspace,
+    ``ft_p`` the fan counts written. The views of the context and the workspace (the
+    rule profile's arrays, the scratch) are made here, a few instructions each
+    (:func:`._jit.grid`; the two dozen views as arguments were a few hundred words copied
     per hand). Not inlined into the row entry's loop: Numba's inlining and typing of the
     whole would double the scorer's compile time for about a tenth of a hand.
     Writes fan counts into ft_best (int64[N_FANS], flowers not included) and returns the
@@ -103,6 +107,11 @@ def score_one(c, win, melds, nm, fl, seat, prevalent, ctx, ws, ft_best):
     # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
     # inlined view function is a Numba inlining pass over this large function at
     # compile time
+    c = array_at(c_p, 34)
+    melds = grid(array_at(melds_p, 20), np.int64, 5, 4)
+    ctx = array_at(ctx_p, array_at(ctx_p, X_FIELDS)[X_LEN])
+    ws = array_at(ws_p, ctx[X_WS_LEN])
+    ft_best = array_at(ft_p, N_FANS)
     ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
     points = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
     dec = ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]]
@@ -682,7 +691,8 @@ def score_row(row, fans, ctx, ws, prof, ncols):
         fl = row[R_FLAGS]
         if not (row[R_SEAT] == row[R_DEALER] and nm == 0):
             fl &= ~F_FIRST_TURN      # the heavenly hand: the dealer's concealed hand only
-        tot = score_one(c, win, melds, nm, fl, row[R_SEAT], row[R_PREVALENT], ctx, ws, fans)
+        tot = score_one(ptr(c), win, ptr(melds), nm, fl, row[R_SEAT], row[R_PREVALENT], ptr(ctx),
+                        ptr(ws), ptr(fans))
     row[R_EXTRA] = 0
     if tot < 0:
         for f in range(ncols):

@@ -18,13 +18,13 @@ import numpy as np
 
 from ..rules import TUIDAOHU_KEYS
 from ..rules import I_FORM_MASK, I_NCOLS
-from ._jit import export, grid, kernel
+from ._jit import array_at, export, grid, kernel, ptr
 from ._symbols import score_tuidaohu
 from ._context import (C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C_PLAYERS,
                        R_COUNTS, R_DEALER, R_EXTRA, R_FLAGS, R_LEGAL, R_N_MELDS, R_SEAT,
                        R_TOTAL, X_NCOLS, as_rows, params_view, row_melds,
                        workspace_views, W_DIVBUF, W_DSCR, W_VEC, WS_COLS, X_DEC_AT, X_DEC_LEN,
-                       X_FIELDS)
+                       X_FIELDS, X_LEN, X_WS_LEN)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG,
@@ -70,11 +70,12 @@ def _set(hits, pred_col, p):
 
 
 @kernel(nrt=False)
-def score_one(c, melds, n_melds, flags, seat, dealer, ctx, ws):
-    """Score one complete hand. ``c`` int64[34] concealed counts (winning tile included;
-    restored), ``melds`` [5, 4]; ``prof`` the rule profile's arrays. Writes the best
-    reading's fan counts into ``best`` and returns its total, or -1 when the hand is not
-    complete. ``ctx`` / ``ws`` the context and the workspace: their views are made here
+def score_one(c_p, melds_p, n_melds, flags, seat, dealer, ctx_p, ws_p):
+    """Score one complete hand. ``c_p`` the int64[34] concealed counts (winning tile
+    included; restored), ``melds_p`` the [5, 4] melds, ``ctx_p`` / ``ws_p``: pointers
+    (:func:`._jit.ptr`: one word each, where an array argument is seven or nine). Writes
+    the best reading's fan counts into ``best`` and returns its total, or -1 when the
+    hand is not complete. ``ctx`` / ``ws`` the context and the workspace: their views are made here
     (a few instructions each; as arguments they were a score of arrays passed field by
     field per hand); ``ws``'s ``vec`` rows are the hand-wide hits, the reading's hits and
     the best reading (read by the row entry)."""
@@ -82,6 +83,10 @@ def score_one(c, melds, n_melds, flags, seat, dealer, ctx, ws):
     # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
     # inlined view function is a Numba inlining pass over this large function at
     # compile time
+    c = array_at(c_p, 34)
+    melds = grid(array_at(melds_p, 20), np.int64, 5, 4)
+    ctx = array_at(ctx_p, array_at(ctx_p, X_FIELDS)[X_LEN])
+    ws = array_at(ws_p, ctx[X_WS_LEN])
     ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
     values = ctx[ctx[X_FIELDS + 3]:ctx[X_FIELDS + 3] + ctx[X_FIELDS + 4]]
     reducers = ctx[ctx[X_FIELDS + 12]:ctx[X_FIELDS + 12] + ctx[X_FIELDS + 13]]
@@ -285,7 +290,8 @@ def score_row(row, fans, ctx, ws, ncols, P, vec, c):
         c[t] = row[R_COUNTS + t]
     melds = row_melds(row)
     nm = row[R_N_MELDS]
-    total = score_one(c, melds, nm, row[R_FLAGS], row[R_SEAT], row[R_DEALER], ctx, ws)
+    total = score_one(ptr(c), ptr(melds), nm, row[R_FLAGS], row[R_SEAT], row[R_DEALER], ptr(ctx),
+                      ptr(ws))
     best = vec[2]
     for f in range(ncols):
         fans[f] = best[f] if total >= 0 else 0
