@@ -20,12 +20,12 @@ import numpy as np
 
 from ..rules import TAIWAN_KEYS
 from ..rules import I_EARLY, I_NCOLS, I_VERY_EARLY
-from ._jit import export, grid, kernel
+from ._jit import array_at, export, grid, kernel, ptr
 from ._symbols import score_taiwan
 from ._context import (R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
                        R_N_MELDS, R_SEAT, R_TABLE_DISCARDS, R_TOTAL, R_WIN, X_NCOLS, as_rows,
                        W_DIVBUF, W_DSCR, W_PLACE, W_VEC, WS_COLS, X_DEC_AT, X_DEC_LEN,
-                       X_FIELDS, profile_views,
+                       X_FIELDS, X_LEN, X_WS_LEN, profile_views,
                        row_melds, workspace_views)
 from ._suit_divisions import table_divisions
 from ._exclude import apply_exclusions_inline as apply_exclusions
@@ -57,15 +57,18 @@ FORM_MASK = (1 << FORM_REGULAR) | (1 << FORM_SEVEN_PAIRS_TRIPLET)
 WORK_SIZE = 64
 
 
-@kernel(nrt=False)
+@kernel(nrt=False, forceinline=True)
 def _apply(hits, ctx, kept):
-    """The key-space counts ``hits`` as fan-id counts in ``kept``, after the exclusion
-    graph (:mod:`._exclude`). Returns the total (sum of kept count x points). The
-    profile's views are made here (a few instructions each): passing them was a dozen
-    arrays, field by field, per reading."""
+    """The key-space counts ``hits`` as fan-id counts in ``kept`` (``WS_COLS`` long), after
+    the exclusion graph (:mod:`._exclude`). Returns the total (sum of kept count x
+    points). The profile's views are made here (a few instructions each): passing them
+    was a dozen arrays, field by field, per reading. Inlined by LLVM into its callers
+    (a call per placement passed three arrays, field by field)."""
     (ints, points, _topo, _excl, reducers, red_t, red_n, red_unless,
      col, _live, off, excluders, bits) = profile_views(ctx)
-    for f in range(ints[I_NCOLS]):
+    for f in range(WS_COLS):
+        # every column (a fixed count: stores in place, where the table's column count
+        # was a call to memset per placement)
         kept[f] = 0
     for k in range(K):
         if col[k] > 0:
@@ -305,10 +308,12 @@ def _eight_flowers(ctx, hits, kept, best):
 
 
 @kernel(nrt=False)
-def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ws):
+def score_one(c_p, wt, melds_p, nm, nflow, fl, seat, dealer, discarder, td, ctx_p, ws_p):
     """One hand: the highest reading's total (tai, -1 = not complete); ``best`` gets its
-    fan-id counts. ``c`` int64[34] with the winning tile (restored); 8 flowers score
-    八花独占 alone when it is on. ``ctx`` / ``ws`` the context and the workspace: their
+    fan-id counts. ``c_p`` the int64[34] counts with the winning tile (restored),
+    ``melds_p`` the [5, 4] melds, ``ctx_p`` / ``ws_p`` the context and the workspace, all
+    as pointers (:func:`._jit.ptr`: one word each, where an array argument is seven or
+    nine); 8 flowers score 八花独占 alone when it is on. Their
     views are made here (a few instructions each; as arguments they were two dozen arrays
     passed field by field per hand); ``ws``'s ``vec`` rows are the key counts, the kept
     counts, the best reading (read by the row entry) and scratch."""
@@ -316,6 +321,10 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ws)
     # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
     # inlined view function is a Numba inlining pass over this large function at
     # compile time
+    c = array_at(c_p, 34)
+    melds = grid(array_at(melds_p, 20), np.int64, 5, 4)
+    ctx = array_at(ctx_p, array_at(ctx_p, X_FIELDS)[X_LEN])
+    ws = array_at(ws_p, ctx[X_WS_LEN])
     ints = ctx[ctx[X_FIELDS]:ctx[X_FIELDS] + ctx[X_FIELDS + 1]]
     col = ctx[ctx[X_FIELDS + 24]:ctx[X_FIELDS + 24] + ctx[X_FIELDS + 25]]
     live = ctx[ctx[X_FIELDS + 27]:ctx[X_FIELDS + 27] + ctx[X_FIELDS + 28]]
@@ -336,7 +345,8 @@ def score_one(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ws)
     n = table_divisions(c, divbuf, st, ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]])
     if n < 0:
         n = divisions_into(c, FORM_MASK, divbuf, st)
-    else:
+    elif nm == 0:
+        # seven pairs and a pung: 17 concealed tiles (no search with a meld: none)
         n += divisions_into(c, FORM_MASK & ~(1 << FORM_REGULAR), divbuf[n:], st)
     return _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ints,
                          divbuf, n, place, hits, kept, best, work)
@@ -351,9 +361,9 @@ def score_row(row, fans, ctx, ws, ncols, vec, c):
     without the dealer bonus, -1 when not complete (8 flowers score 八花独占 alone)."""
     for t in range(34):
         c[t] = row[R_COUNTS + t]
-    total = score_one(c, row[R_WIN], row_melds(row), row[R_N_MELDS], row[R_FLOWERS],
+    total = score_one(ptr(c), row[R_WIN], ptr(row_melds(row)), row[R_N_MELDS], row[R_FLOWERS],
                       row[R_FLAGS], row[R_SEAT], row[R_DEALER], row[R_DISCARDER],
-                      row[R_TABLE_DISCARDS], ctx, ws)
+                      row[R_TABLE_DISCARDS], ptr(ctx), ptr(ws))
     best = vec[2]
     for f in range(ncols):
         fans[f] = best[f] if total >= 0 else 0
