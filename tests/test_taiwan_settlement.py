@@ -6,6 +6,7 @@ import pytest
 
 from mjfast.errors import RuleSetError, SituationError
 from mjfast.scoring import taiwan as tw
+from mjfast.tiles import WIND_LETTERS
 
 from test_taiwan import SEED_HAND, H, chow, score
 
@@ -139,3 +140,49 @@ def test_multiple_ron_table_switch(monkeypatch):
     monkeypatch.setattr(tw, "get_table", lambda variant=None: t)
     with pytest.raises(RuleSetError):
         tw.settle_multiple_ron({"E": 8, "S": 5}, "N")
+
+
+def test_batch_settlement_columns_agree_with_one_win_settlement():
+    """``score_batch``'s ``dealer_bonus`` / ``winner_gain`` (compiled, one pass) agree row
+    by row with :func:`settle_win` / :func:`settle_flower_win` (the one-win API): random
+    hands with random seats, dealers, streaks, discarders (none given: the next player)
+    and self-draws, and rows of eight flowers (八花独占, every other player pays)."""
+    import dataclasses
+
+    import numpy as np
+
+    from mjfast import random_hands
+    from mjfast.hand import SELF_DRAWN
+
+    b = random_hands(3000, "taiwan", "complete", seed=11)
+    rng = np.random.default_rng(11)
+    flowers = b.flowers.copy()
+    flowers[rng.random(len(b)) < 0.05] = 8
+    streak = rng.integers(0, 4, len(b)).astype(b.streak.dtype)
+    discarder = b.discarder.copy()
+    discarder[rng.random(len(b)) < 0.2] = -1
+    b = dataclasses.replace(b, flowers=flowers, streak=streak, discarder=discarder)
+    res = tw.score_batch(b)
+    eight = tw.get_table().row("eight_flowers").id
+    seen = {"eight": 0, "bonus": 0, "tsumo": 0, "ron": 0}
+    for i in range(len(b)):
+        tot = int(res.totals[i])
+        if tot < 0:
+            assert res.extras["dealer_bonus"][i] == 0 and res.extras["winner_gain"][i] == 0
+            continue
+        w, d = int(b.seat[i]), int(b.dealer[i])
+        if res.fan_counts[i, eight] > 0:
+            want = tw.settle_flower_win("eight", w)
+            assert res.extras["dealer_bonus"][i] == 0
+            seen["eight"] += 1
+        else:
+            drawn = bool(b.flags[i] & SELF_DRAWN)
+            x = None if drawn else (int(b.discarder[i]) if b.discarder[i] >= 0 else (w + 1) % 4)
+            want = tw.settle_win(tot, w, self_drawn=drawn, discarder=x, dealer=d,
+                                 streak=int(b.streak[i]))
+            applies = w == d or (not drawn and x == d)
+            assert res.extras["dealer_bonus"][i] == (tw.dealer_bonus(int(b.streak[i])) if applies else 0)
+            seen["bonus"] += applies
+            seen["tsumo" if drawn else "ron"] += 1
+        assert res.extras["winner_gain"][i] == want[WIND_LETTERS[w]], i
+    assert min(seen.values()) > 20, seen

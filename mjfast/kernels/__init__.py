@@ -20,7 +20,8 @@ predicate must not reach the engine through here (see :mod:`._cache`).
   one-hand paths); the one completeness test
   (:func:`is_regular`, :func:`maybe_complete`);
 - settlement (:mod:`._settle`): :func:`settle_win`, :func:`settle_win_gross`,
-  :func:`settle_flower_win`, :func:`settle_kong`, :func:`settle_kong_gross`, :func:`fee`;
+  :func:`settle_flower_win`, :func:`settle_kong`, :func:`settle_kong_gross`, :func:`fee`,
+  :func:`taiwan_win_extras` (a Taiwan batch's dealer bonus and winner's gain);
 - shanten and waits (:mod:`._shanten`): the row functions (:func:`load_parts`,
   :func:`hand_forms`, :func:`hand_waits`, :func:`shanten_row`, :func:`waits_row`,
   :func:`hand_shanten`, :func:`hand_waits_of`, :func:`discard_options`, ...) and the batch
@@ -50,7 +51,7 @@ from ._score_rows import (batch_scratch, meld_tile_counts, score_batch_range, sc
                           score_batch_scratch, score_pairs_range, score_pairs_rows,
                           score_pairs_scratch, score_row, score_rows)
 from ._settle import (fee, settle_flower_win, settle_kong, settle_kong_gross, settle_win,
-                      settle_win_gross)
+                      settle_win_gross, taiwan_win_extras)
 from ._shanten import (BAD_COUNT, BAD_TILE, BAD_TOTAL, BAD_WAIT_TOTAL, D_LIVE, D_SHANTEN,
                        D_TILE, MODE_EXACT, MODE_MIN, MODE_TIES, N_FORMS, NO_FORM,
                        discard_options, hand_codes, hand_forms, hand_shanten, hand_waits,
@@ -76,7 +77,7 @@ __all__ = [
     "score_pairs_range", "batch_scratch", "score_batch_scratch", "score_pairs_scratch",
     "meld_tile_counts", "is_regular", "maybe_complete",
     "fee", "settle_flower_win", "settle_kong", "settle_kong_gross", "settle_win",
-    "settle_win_gross",
+    "settle_win_gross", "taiwan_win_extras",
     "shanten_tables", "row_scratch", "hand_codes", "replace_code", "load_parts",
     "replace_part", "hand_forms", "hand_waits", "shanten_row", "waits_row", "hand_shanten",
     "hand_waits_of", "discard_options", "shanten_batch", "waits_batch", "MODE_EXACT",

@@ -15,11 +15,14 @@ it, so a rule's payment is written once.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ._context import (C_BASE, C_BONUS, C_BONUS_NONDEALER_TSUMO, C_BONUS_STREAK,
                        C_DISCARD_ALL, C_EIGHT_FL_POINTS, C_FALSE_WIN, C_FAN_CAP, C_FEE_DEN,
                        C_FEE_NUM, C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_PLAYERS,
                        C_RULES, C_SEAT_PAY, C_SEVEN_FL_POINTS, C_UNIT)
 from ._jit import kernel
+from ..hand import SELF_DRAWN
 
 RULES_MCR, RULES_TAIWAN = 0, 1      # C_RULES codes (tuidaohu 2, two-player 3)
 
@@ -140,3 +143,35 @@ def settle_kong(P, owner, kind, discarder, out):
     """One kong payment settled alone: :func:`settle_kong_gross`, the fee taken once."""
     got = settle_kong_gross(P, owner, kind, discarder, out)
     out[owner] -= fee(P, got)
+
+
+@kernel(error_model="numpy")
+def taiwan_win_extras(P, totals, eight_flowers, seat, dealer, discarder, flags, streak,
+                      bonus, gain):
+    """A Taiwan batch's settlement columns, row by row: ``bonus`` the dealer bonus that
+    applies to the win (the dealer won, or dealt in; 0 for 八花独占 and rows that are not
+    a win) and ``gain`` what the winner receives, by :func:`settle_win_gross` (a discard
+    win with no discarder given is settled as if the next player had discarded;
+    八花独占 is paid by every other player, no bonus). ``totals`` the rows' tai (-1: not
+    a win), ``eight_flowers`` their 八花独占 counts."""
+    out = np.zeros(4, dtype=np.int64)
+    n = P[C_PLAYERS]
+    for i in range(totals.shape[0]):
+        tot = totals[i]
+        bonus[i] = 0
+        gain[i] = 0
+        if tot < 0:
+            continue
+        s = seat[i]
+        d = dealer[i]
+        for q in range(4):
+            out[q] = 0
+        if eight_flowers[i] > 0:
+            settle_win_gross(P, s, True, -1, tot, True, -1, 0, out)
+        else:
+            drawn = (flags[i] & SELF_DRAWN) != 0
+            disc = discarder[i] if discarder[i] >= 0 else (s + 1) % n
+            settle_win_gross(P, s, drawn, disc, tot, True, d, streak[i], out)
+            if s == d or (not drawn and disc == d):
+                bonus[i] = P[C_BONUS] + P[C_BONUS_STREAK] * streak[i]
+        gain[i] = out[s]

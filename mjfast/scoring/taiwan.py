@@ -22,9 +22,9 @@ import numpy as np
 
 from ..errors import (IncompleteHandError, InvalidCountsError, RuleSetError,
                       SituationError)
-from ..hand import SELF_DRAWN, Hand, HandBatch
+from ..hand import Hand, HandBatch
 from ..kernels import _score_taiwan as _k
-from ..kernels import context_of
+from ..kernels import context_of, taiwan_win_extras
 from ..kernels._decompose import new_scratch
 from . import _settle
 from ._rows import run_batch
@@ -254,21 +254,6 @@ def _kernel_scores(batch: HandBatch, t: RuleProfile):
     return fc, totals
 
 
-def _dealer_bonus_array(batch: HandBatch, totals: np.ndarray, kc: np.ndarray, t: RuleProfile):
-    p = t.params
-    streak = np.asarray(batch.streak, dtype=np.int64)
-    bonus = int(p.get("dealer_bonus", 1)) + int(p.get("dealer_bonus_per_streak", 2)) * streak
-    self_drawn = (np.asarray(batch.flags) & SELF_DRAWN) != 0
-    seat = np.asarray(batch.seat)
-    dealer = np.asarray(batch.dealer)
-    disc = np.asarray(batch.discarder).astype(np.int64)
-    # a discard win with no discarder given: the next player (as score_hand)
-    disc = np.where(disc < 0, (seat.astype(np.int64) + 1) % PLAYERS, disc)
-    applies = (seat == dealer) | (~self_drawn & (disc == dealer))
-    flower_win = kc[:, t.row("eight_flowers").id] > 0
-    return np.where(applies & (totals >= 0) & ~flower_win, bonus, 0).astype(np.int32)
-
-
 def score_batch(batch: HandBatch, variant: str | None = None):
     """Score N complete hands (compiled kernel, parallel over chunks).
 
@@ -283,29 +268,17 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     from . import BatchScores
     t = get_table(variant)
     fan_counts, totals = _kernel_scores(batch, t)
-    kc = fan_counts
     complete = totals >= 0
-    bonus = _dealer_bonus_array(batch, totals, kc, t)
-    gain = _winner_gain_array(batch, totals, bonus, kc, t)
+    # the settlement columns by the settlement kernel (one pass, compiled)
+    n = len(batch)
+    bonus = np.empty(n, dtype=np.int32)
+    gain = np.empty(n, dtype=np.int64)
+    taiwan_win_extras(_settle.params(t), totals, fan_counts[:, t.row("eight_flowers").id],
+                      np.asarray(batch.seat), np.asarray(batch.dealer),
+                      np.asarray(batch.discarder), np.asarray(batch.flags),
+                      np.asarray(batch.streak), bonus, gain)
     return BatchScores(fan_counts, totals, complete.copy(), complete,
                        {"dealer_bonus": bonus, "winner_gain": gain})
-
-
-def _winner_gain_array(batch, totals, bonus, kc, t: RuleProfile):
-    p = t.params
-    b, u = int(p.get("base", 0)), int(p.get("unit", 1))
-    self_drawn = (np.asarray(batch.flags) & SELF_DRAWN) != 0
-    seat = np.asarray(batch.seat).astype(np.int64)
-    dealer = np.asarray(batch.dealer).astype(np.int64)
-    tot = totals.astype(np.int64)
-    is_dealer = seat == dealer
-    flower8 = kc[:, t.row("eight_flowers").id] > 0
-    # self-draw: three payers; a non-dealer's self-draw carries no bonus
-    tsumo = 3 * (b + u * (tot + np.where(is_dealer, bonus, 0)))
-    ron = b + u * (tot + bonus)
-    gain = np.where(self_drawn | flower8, tsumo, ron)
-    gain = np.where(flower8, 3 * (b + u * tot), gain)
-    return np.where(totals >= 0, gain, 0).astype(np.int64)
 
 
 def score_waits_batch(batch: HandBatch, visible=None, variant: str | None = None):
