@@ -410,6 +410,17 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
     for d in range(nd):
         for f in range(N_FANS):
             ft[f] = 0
+        # whole-hand traits (suits, tile kinds, rank bands, tile hog): the same for every
+        # division, computed once; every trait fan written, held or not (no branch on
+        # which a hand holds), first: stores that the exclusions' vector reads of the
+        # counts, at the division's end, would otherwise wait for
+        if not hand_done:
+            _hand_traits(tc, n_fixed_kongs, hf)      # writes every trait fan
+            hand_done = True
+            memo[5] = 1
+        for k in range(TRAIT_FANS.shape[0]):
+            f = TRAIT_FANS[k]
+            ft[f] = hf[f]
         # packs: fixed melds, the division's sets, the pair; in the same pass the chows
         # and the pungs apart, the packs' trait sum (PACK_TRAITS) and whether a concealed
         # chow holds the winning tile (scalar work where the packs are written: a second
@@ -574,16 +585,6 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
             if _is_wind(pair_code):
                 ft[LITTLE_FOUR_WINDS] = 1
         _by_packs_traits(acc, ft)
-        # whole-hand traits (suits, tile kinds, rank bands, tile hog): the same for every
-        # division, computed once
-        if not hand_done:
-            _hand_traits(tc, n_fixed_kongs, hf)      # writes every trait fan
-            hand_done = True
-            memo[5] = 1
-        # every trait fan added, held or not (no branch on which a hand holds)
-        for k in range(TRAIT_FANS.shape[0]):
-            f = TRAIT_FANS[k]
-            ft[f] += hf[f]
         # a division that places the winning tile in its pair or in a concealed chow
         if (not heaven and ft[MELDED_HAND] == 0 and ft[FOUR_KONGS] == 0
                 and (pair == win or can_chow)):
