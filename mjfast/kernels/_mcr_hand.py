@@ -421,6 +421,20 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
         for k in range(TRAIT_FANS.shape[0]):
             f = TRAIT_FANS[k]
             ft[f] = hf[f]
+        # the other fans of the whole hand (the winning flags, nine gates, concealment)
+        _by_win_flag(wf, ft)
+        if not heaven and n_st == 13 and _nine_gates(st):
+            ft[NINE_GATES] = 1
+        if fixed_melded == 0:
+            if wf & W_SELF:
+                ft[FULLY_CONCEALED_HAND] = 1
+            else:
+                ft[CONCEALED_HAND] = 1
+        elif fixed_melded == 4:
+            if wf & W_SELF:
+                ft[SELF_DRAWN_FAN] = 1
+            else:
+                ft[MELDED_HAND] = 1
         # packs: fixed melds, the division's sets, the pair; in the same pass the chows
         # and the pungs apart, the packs' trait sum (PACK_TRAITS) and whether a concealed
         # chow holds the winning tile (scalar work where the packs are written: a second
@@ -493,7 +507,6 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
                 keys[j + 1] = v
             for i in range(ns):
                 dkey = dkey * 128 + keys[i]
-        _by_win_flag(wf, ft)
         # a discard that no concealed chow can take completes the concealed pung of the
         # winning tile (one at most; no branch on which)
         claim = np.int64((wf & W_SELF) == 0) & np.int64(not can_chow)
@@ -561,19 +574,6 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
         else:
             # a code no table holds (a row no deal makes): the predicates themselves
             _pack_fans(ch, nch, pg_code, terminal_done, ft, srt, tmp)
-        if not heaven and n_st == 13 and _nine_gates(st):
-            ft[NINE_GATES] = 1
-        # concealment
-        if fixed_melded == 0:
-            if wf & W_SELF:
-                ft[FULLY_CONCEALED_HAND] = 1
-            else:
-                ft[CONCEALED_HAND] = 1
-        elif fixed_melded == 4:
-            if wf & W_SELF:
-                ft[SELF_DRAWN_FAN] = 1
-            else:
-                ft[MELDED_HAND] = 1
         # the pair
         if nch == 4:
             if pair_code < 0x40:
