@@ -344,12 +344,14 @@ def divisions(c, form_mask, out):
     return divisions_into(c, form_mask, out, st)
 
 
-@kernel(error_model="numpy", nrt=False)
+@kernel(error_model="numpy", nrt=False, forceinline=True)
 def wait_placements(row, win_tile, out):
     """Where ``win_tile`` can sit in regular-type division ``row``.
 
     Writes (slot, wait shape) pairs into out (int16[k, 2]); slot -1 is the pair, slot i
     the i-th set of the row. Returns the count. Identical sets give one placement each.
+    Inlined by LLVM into its callers (the Taiwan scorer calls it for every division:
+    the call passed two arrays field by field).
     """
     n = 0
     if row[1] == win_tile:
