@@ -181,7 +181,8 @@ def test_batch_settlement_columns_agree_with_one_win_settlement():
             want = tw.settle_win(tot, w, self_drawn=drawn, discarder=x, dealer=d,
                                  streak=int(b.streak[i]))
             applies = w == d or (not drawn and x == d)
-            assert res.extras["dealer_bonus"][i] == (tw.dealer_bonus(int(b.streak[i])) if applies else 0)
+            bonus = tw.dealer_bonus(int(b.streak[i])) if applies else 0
+            assert res.extras["dealer_bonus"][i] == bonus
             seen["bonus"] += applies
             seen["tsumo" if drawn else "ron"] += 1
         assert res.extras["winner_gain"][i] == want[WIND_LETTERS[w]], i

@@ -313,10 +313,10 @@ def score_one(c_p, wt, melds_p, nm, nflow, fl, seat, dealer, discarder, td, ctx_
     fan-id counts. ``c_p`` the int64[34] counts with the winning tile (restored),
     ``melds_p`` the [5, 4] melds, ``ctx_p`` / ``ws_p`` the context and the workspace, all
     as pointers (:func:`._jit.ptr`: one word each, where an array argument is seven or
-    nine); 8 flowers score 八花独占 alone when it is on. Their
-    views are made here (a few instructions each; as arguments they were two dozen arrays
-    passed field by field per hand); ``ws``'s ``vec`` rows are the key counts, the kept
-    counts, the best reading (read by the row entry) and scratch."""
+    nine); 8 flowers score 八花独占 alone when it is on. The views of the context and the
+    workspace are made here (a few instructions each; as arguments they were two dozen
+    arrays passed field by field per hand); ``ws``'s ``vec`` rows are the key counts, the
+    kept counts, the best reading (read by the row entry) and scratch."""
     # the views of the context and the workspace, written out (the layouts of
     # kernels/_context.py: profile field k's words at X_FIELDS + 3k; W_* offsets): an
     # inlined view function is a Numba inlining pass over this large function at

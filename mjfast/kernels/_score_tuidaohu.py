@@ -75,8 +75,8 @@ def score_one(c_p, melds_p, n_melds, flags, seat, dealer, ctx_p, ws_p):
     included; restored), ``melds_p`` the [5, 4] melds, ``ctx_p`` / ``ws_p``: pointers
     (:func:`._jit.ptr`: one word each, where an array argument is seven or nine). Writes
     the best reading's fan counts into ``best`` and returns its total, or -1 when the
-    hand is not complete. ``ctx`` / ``ws`` the context and the workspace: their views are made here
-    (a few instructions each; as arguments they were a score of arrays passed field by
+    hand is not complete. The views of the context and the workspace are made here (a
+    few instructions each; as arguments they were a score of arrays passed field by
     field per hand); ``ws``'s ``vec`` rows are the hand-wide hits, the reading's hits and
     the best reading (read by the row entry)."""
     # the views of the context and the workspace, written out (the layouts of

@@ -153,9 +153,10 @@ def taiwan_win_extras(P, totals, eight_flowers, seat, dealer, discarder, flags, 
     a win) and ``gain`` what the winner receives, by :func:`settle_win_gross` (a discard
     win with no discarder given is settled as if the next player had discarded;
     八花独占 is paid by every other player, no bonus). ``totals`` the rows' tai (-1: not
-    a win), ``eight_flowers`` their 八花独占 counts."""
-    out = np.zeros(4, dtype=np.int64)
+    a win), ``eight_flowers`` their 八花独占 counts. (The bonus reported is the one
+    :func:`settle_win_gross` adds to the payments of a dealer's win or deal-in.)"""
     n = P[C_PLAYERS]
+    out = np.zeros(n, dtype=np.int64)
     for i in range(totals.shape[0]):
         tot = totals[i]
         bonus[i] = 0
@@ -164,7 +165,7 @@ def taiwan_win_extras(P, totals, eight_flowers, seat, dealer, discarder, flags, 
             continue
         s = seat[i]
         d = dealer[i]
-        for q in range(4):
+        for q in range(n):
             out[q] = 0
         if eight_flowers[i] > 0:
             settle_win_gross(P, s, True, -1, tot, True, -1, 0, out)

@@ -273,10 +273,13 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     n = len(batch)
     bonus = np.empty(n, dtype=np.int32)
     gain = np.empty(n, dtype=np.int64)
+    # (the batch's arrays in one set of dtypes, the row layer's: one compiled version)
     taiwan_win_extras(_settle.params(t), totals, fan_counts[:, t.row("eight_flowers").id],
-                      np.asarray(batch.seat), np.asarray(batch.dealer),
-                      np.asarray(batch.discarder), np.asarray(batch.flags),
-                      np.asarray(batch.streak), bonus, gain)
+                      np.ascontiguousarray(batch.seat, dtype=np.int8),
+                      np.ascontiguousarray(batch.dealer, dtype=np.int8),
+                      np.ascontiguousarray(batch.discarder, dtype=np.int8),
+                      np.ascontiguousarray(batch.flags, dtype=np.uint16),
+                      np.ascontiguousarray(batch.streak, dtype=np.int16), bonus, gain)
     return BatchScores(fan_counts, totals, complete.copy(), complete,
                        {"dealer_bonus": bonus, "winner_gain": gain})
 
