@@ -35,7 +35,7 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from ._decompose import FORM_REGULAR, SET_CHOW, SET_PUNG
-from ._jit import kernel, python_function, recast
+from ._jit import kernel, python_function
 
 SLOT_BITS = 15
 SLOTS = 1 << SLOT_BITS
@@ -228,9 +228,10 @@ def table_divisions(c, out, st, dec):
         # one division (most hands): its row written without a branch on the suits' set
         # counts or on which honors are pungs (a random hand's are unpredictable): each
         # suit's four set slots and the seven honors' written every time into the
-        # scratch slots (``st[1:4]``; a set as ``tile << 1 | pung``), the count advanced
+        # scratch slots (``st[1]``; a set as ``tile << 1 | pung``; a slot past the
+        # seventh, only ever a set not there, written to the eighth), the count advanced
         # by what is there; then the row's five set columns
-        slots = recast(st[1], np.int64, 24)
+        slots = st[1]
         k = 0
         for s in range(3):
             e = e0 if s == 0 else (e1 if s == 1 else e2)
@@ -238,10 +239,10 @@ def table_divisions(c, out, st, dec):
             pair = 9 * s + (w & 15) if (w & 15) != NO_PAIR else pair
             for j in range(4):
                 x = (w >> (7 + 5 * j)) & 31
-                slots[k + j] = ((9 * s + (x >> 1)) << 1) | (x & 1)
+                slots[min(k + j, 7)] = ((9 * s + (x >> 1)) << 1) | (x & 1)
             k += (w >> 4) & 7
         for t in range(27, 34):
-            slots[k] = (t << 1) | 1
+            slots[min(k, 7)] = (t << 1) | 1
             k += np.int64(c[t] == 3)
         for j in range(5):
             v = slots[j]
