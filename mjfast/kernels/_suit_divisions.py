@@ -184,7 +184,8 @@ def table_divisions(c, out, st, dec):
     code, and a hand's are their product with the honors' pungs and pair, looped in the
     search's order (the pair's tile outermost, then suit by suit). Returns the count, or
     -1 when a suit holds more than 14 tiles (five sets: outside the table; the caller
-    searches). ``st`` scratch (``st[0, 0:3]``: the suits' entries)."""
+    searches). ``st`` scratch (``st[0, 0:3]``: the suits' entries; ``st[1]``: the
+    one-division path's set slots)."""
     # the suits' codes and tile counts, and the honors, first (the hand's tile count is
     # their sum); then one test of the whole layout (no branch per suit or honor on which
     # holds the pair: unpredictable)
