@@ -65,14 +65,7 @@ def _fast_waits(s, n, out, tmp, stop, dec, kb):
     sizes = kb[8:11]
     near = kb[11:14]
     for g in range(3):
-        key = 0
-        size = 0
-        held = 0
-        for r in range(9):
-            v = s[g * 9 + r]
-            key += v * POW5[r]
-            size += v
-            held |= min(v, 1) << r
+        key, size, _, held = suit_code(s, 9 * g)
         keys[g] = key
         sizes[g] = size
         # the ranks held or within two of one held (the only tiles that can join a set)
@@ -158,7 +151,7 @@ def completed_wait_mask(c, win, pair, dec):
     g = win // 9 if win < 27 else 3
     p = pair // 9 if pair < 27 else 3
     if g < 3:
-        code, _, fours = suit_code(c, 9 * g)
+        code, _, fours, _ = suit_code(c, 9 * g)
         rw = win - 9 * g
         if fours & ~(np.int64(1) << rw):
             return -1
@@ -173,7 +166,7 @@ def completed_wait_mask(c, win, pair, dec):
         g_splits = 1
     if p != g and g_splits != 0:
         if p < 3:
-            code, _, fours = suit_code(c, 9 * p)
+            code, _, fours, _ = suit_code(c, 9 * p)
             if fours != 0:
                 return -1
             mask |= _completing_ranks(dec, code) << (9 * p)

@@ -162,18 +162,21 @@ def suit_splits(dec, code):
 
 @kernel(inline="always")
 def suit_code(c, base):
-    """``(code, tiles, fours)`` of the suit whose counts start at ``c[base]``: its base-5
-    code, its tile count and the bit set of its ranks held four times (the divisions'
-    lookup and the wait question read it; what a caller leaves unused is not computed)."""
+    """``(code, tiles, fours, held)`` of the suit whose counts start at ``c[base]``: its
+    base-5 code, its tile count, the bit set of its ranks held four times and that of
+    the ranks held at all (the divisions' lookup, the wait question and the wait search
+    read it; what a caller leaves unused is not computed)."""
     code = 0
     m = 0
     fours = 0
+    held = 0
     for r in range(9):
         v = c[base + r]
         code += v * POW5[r]          # (products summed: no chain of multiplications)
         m += v
         fours |= np.int64(v == 4) << r
-    return code, m, fours
+        held |= min(v, 1) << r
+    return code, m, fours, held
 
 
 @kernel(error_model="numpy", nrt=False, forceinline=True)
@@ -189,9 +192,9 @@ def table_divisions(c, out, st, dec):
     # the suits' codes and tile counts, and the honors, first (the hand's tile count is
     # their sum); then one test of the whole layout (no branch per suit or honor on which
     # holds the pair: unpredictable)
-    code0, m0, _ = suit_code(c, 0)
-    code1, m1, _ = suit_code(c, 9)
-    code2, m2, _ = suit_code(c, 18)
+    code0, m0, _, _ = suit_code(c, 0)
+    code1, m1, _, _ = suit_code(c, 9)
+    code2, m2, _, _ = suit_code(c, 18)
     r0 = m0 % 3
     r1 = m1 % 3
     r2 = m2 % 3
