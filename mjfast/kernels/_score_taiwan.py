@@ -27,12 +27,11 @@ from ._context import (R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS, R_FLOW
                        W_DIVBUF, W_DSCR, W_PLACE, W_VEC, WS_COLS, X_DEC_AT, X_DEC_LEN,
                        X_FIELDS, X_LEN, X_WS_LEN, profile_views,
                        row_melds, workspace_views)
-from ._suit_divisions import table_divisions
+from ._suit_divisions import divisions_by_table
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
 from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS_TRIPLET, MAX_DIVISIONS,
-                         SET_PUNG, WAIT_CLOSED, WAIT_EDGE, WAIT_SINGLE, divisions_into,
-                         wait_placements)
+                         SET_PUNG, WAIT_CLOSED, WAIT_EDGE, WAIT_SINGLE, wait_placements)
 
 KEYS = TAIWAN_KEYS
 K = len(KEYS)
@@ -64,7 +63,7 @@ def _apply(hits, ctx, kept):
     points). The profile's views are made here (a few instructions each): passing them
     was a dozen arrays, field by field, per reading. Inlined by LLVM into its callers
     (a call per placement passed three arrays, field by field)."""
-    (ints, points, _topo, _excl, reducers, red_t, red_n, red_unless,
+    (_ints, points, _topo, _excl, reducers, red_t, red_n, red_unless,
      col, _live, off, excluders, bits) = profile_views(ctx)
     for f in range(WS_COLS):
         # every column (a fixed count: stores in place, where the table's column count
@@ -340,14 +339,10 @@ def score_one(c_p, wt, melds_p, nm, nflow, fl, seat, dealer, discarder, td, ctx_
         return _eight_flowers(ctx, hits, kept, best)
     if wt < 0 or wt >= 34:
         return -1
-    # the regular divisions from the per-suit table (in the search's order); a suit of
-    # more than 14 tiles (five sets) is outside it: the search, then
-    n = table_divisions(c, divbuf, st, ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]])
-    if n < 0:
-        n = divisions_into(c, FORM_MASK, divbuf, st)
-    elif nm == 0:
-        # seven pairs and a pung: 17 concealed tiles (no search with a meld: none)
-        n += divisions_into(c, FORM_MASK & ~(1 << FORM_REGULAR), divbuf[n:], st)
+    # the divisions, the regular ones from the per-suit table (seven pairs and a pung
+    # needs 17 concealed tiles: with a meld, the regular form only)
+    n = divisions_by_table(c, FORM_MASK if nm == 0 else 1 << FORM_REGULAR, divbuf, st,
+                           ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]])
     return _best_reading(c, wt, melds, nm, nflow, fl, seat, dealer, discarder, td, ctx, ints,
                          divbuf, n, place, hits, kept, best, work)
 

@@ -27,9 +27,8 @@ from ._context import (C_KONG_ADDED, C_KONG_CONCEALED, C_KONG_OPEN, C_MINIMUM, C
                        X_FIELDS, X_LEN, X_WS_LEN)
 from ._exclude import apply_exclusions_inline as apply_exclusions
 from ._exclude import total_of_inline as total_of
-from ._decompose import (DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG,
-                         divisions_into, special_divisions_into)
-from ._suit_divisions import table_divisions
+from ._decompose import DIV_COLS, FORM_REGULAR, FORM_SEVEN_PAIRS, MAX_DIVISIONS, SET_PUNG
+from ._suit_divisions import divisions_by_table
 
 # predicate codes (the `key` column of the table)
 P_WIN = 0
@@ -110,18 +109,9 @@ def score_one(c_p, melds_p, n_melds, flags, seat, dealer, ctx_p, ws_p):
         tot += c[i]
     if nm < 0 or nm > 4 or tot != 14 - 3 * nm:
         return -1
-    if form_mask & (1 << FORM_REGULAR):
-        # the regular divisions from the per-suit table (the search only for a suit of
-        # more than 14 tiles), then the other forms' rows after them: the search's rows
-        # and order
-        dec = ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]]
-        n = table_divisions(c, buf, dscr, dec)
-        if n < 0:
-            n = divisions_into(c, form_mask, buf, dscr)
-        else:
-            n = special_divisions_into(c, form_mask, buf, dscr, n)
-    else:
-        n = divisions_into(c, form_mask, buf, dscr)
+    # the divisions, the regular ones from the per-suit table: the search's rows and order
+    n = divisions_by_table(c, form_mask, buf, dscr,
+                           ctx[ctx[X_DEC_AT]:ctx[X_DEC_AT] + ctx[X_DEC_LEN]])
     if n == 0:
         return -1
     F = ints[I_NCOLS]

@@ -34,7 +34,8 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from ._decompose import FORM_REGULAR, SET_CHOW, SET_PUNG
+from ._decompose import (FORM_REGULAR, SET_CHOW, SET_PUNG, divisions_into,
+                         special_divisions_into)
 from ._jit import kernel, python_function
 
 SLOT_BITS = 15
@@ -307,3 +308,21 @@ def table_divisions(c, out, st, dec):
                     n += 1
         g_lo = g_hi
     return n
+
+
+@kernel(error_model="numpy", nrt=False, forceinline=True)
+def divisions_by_table(c, form_mask, out, st, dec):
+    """Every division of ``c`` of the forms of ``form_mask`` into ``out``: the rows and
+    their order of :func:`._decompose.divisions_into`, the regular ones looked up in the
+    table ``dec`` (:func:`table_divisions`; the search for a suit of more than 14 tiles)
+    and the other forms' rows after them (:func:`._decompose.special_divisions_into`).
+    Returns the count. (The Taiwan and Tuidaohu scorers' divisions; MCR tries its
+    special forms itself.)"""
+    if form_mask & (1 << FORM_REGULAR) == 0:
+        return divisions_into(c, form_mask, out, st)
+    n = table_divisions(c, out, st, dec)
+    if n < 0:
+        return divisions_into(c, form_mask, out, st)
+    if form_mask == 1 << FORM_REGULAR:
+        return n                      # (no other form asked: no pass over the counts)
+    return special_divisions_into(c, form_mask, out, st, n)
