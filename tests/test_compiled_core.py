@@ -176,3 +176,43 @@ def test_first_use_from_several_threads():
     r = subprocess.run([sys.executable, "-c", FIRST_USE_IN_THREADS], cwd=REPO,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stderr[-2000:])
+
+
+def test_vector_helpers_agree_with_python():
+    """The intrinsics that write and read fixed slices with vector instructions
+    (``widen_into``: the batch arrays into a hand row; ``sum_and_max``: the row's
+    checks) do in compiled code what their Python versions do: zero- or sign-extension
+    by the source's dtype, the max read as unsigned."""
+    import numpy as np
+    from mjfast.kernels import _jit
+    if _jit.DISABLED:
+        pytest.skip("compiled code only")
+
+    @_jit.kernel
+    def widen(dst, src_u8, src_i8):
+        _jit.widen_into(dst, 3, src_u8, 34)
+        _jit.widen_into(dst, 40, src_i8, 20)
+        return _jit.sum_and_max(dst, 3, 34)
+
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        u8 = rng.integers(0, 256, size=(2, 34)).astype(np.uint8)
+        i8 = rng.integers(-128, 128, size=(2, 5, 4)).astype(np.int8)
+        got = np.full(64, 7, dtype=np.int64)
+        want = got.copy()
+        s, m = widen(got, u8[1], i8[1])
+        _jit._py_widen_into(want, 3, u8[1], 34)
+        _jit._py_widen_into(want, 40, i8[1], 20)
+        np.testing.assert_array_equal(got, want)
+        assert (s, m) == _jit._py_sum_and_max(want, 3, 34)
+
+    @_jit.kernel
+    def check(a):
+        return _jit.sum_and_max(a, 0, 34)
+
+    counts = np.zeros(40, dtype=np.int64)
+    counts[6] = 4
+    counts[39] = 9                           # (outside the slice)
+    assert check(counts) == (4, 4)
+    counts[5] = -1                           # a negative count: the largest unsigned
+    assert check(counts) == (3, 2 ** 64 - 1) == _jit._py_sum_and_max(counts, 0, 34)

@@ -80,6 +80,10 @@ def test_incomplete_rows_score_nothing():
     assert _score_one(ctx, ws, row, fans) == -1
     row[R_COUNTS + 13] = 5                # a fifth copy
     assert _score_one(ctx, ws, row, fans) == -1
+    row[R_COUNTS + 13] = 1
+    row[R_COUNTS + 12] = 3                # 14 tiles again, one count negative
+    row[R_COUNTS + 0] = -1
+    assert _score_one(ctx, ws, row, fans) == -1 and not fans.any()
 
 
 @kernel

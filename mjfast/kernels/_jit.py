@@ -28,6 +28,8 @@ import importlib
 import os
 import sys
 
+import numpy as np
+
 from numba import types
 from numba.core import config
 from numba.core.registry import CPUDispatcher
@@ -265,6 +267,26 @@ def array_at(p, n):
     return p.reshape(-1)[:n]
 
 
+def widen_into(dst, at, src, n):
+    """``dst[at:at + n] = src``'s first ``n`` values (flattened), each converted to
+    ``dst``'s dtype (zero-extended from an unsigned type, sign-extended from a signed
+    one): in compiled code one vector load, extension and store, where a loop was
+    ``n`` scalar moves (LLVM cannot prove the two arrays apart, so it does not vectorise
+    the loop). ``n`` must be a constant; inputs are trusted (``src`` has ``n`` values,
+    ``dst`` room for them, both C-contiguous, integer dtypes)."""
+    dst[at:at + n] = src.reshape(-1)[:n]
+
+
+def sum_and_max(a, at, n):
+    """``(sum, max)`` of ``a[at:at + n]`` (an int64 array), the max taken with the values
+    read as unsigned and returned as uint64 (a negative value counts as larger than any
+    positive one): in
+    compiled code a few vector instructions (see :func:`widen_into`). ``n`` must be a
+    constant; inputs are trusted."""
+    v = a[at:at + n]
+    return int(v.sum()), v.astype(np.uint64).max()
+
+
 def lowest_bit(x):
     """The index of the lowest set bit of the non-zero integer ``x`` (one ``tzcnt`` in
     compiled code)."""
@@ -358,10 +380,69 @@ if not DISABLED:
             return out._getvalue()
         return out_t(p, n), codegen
 
+    @intrinsic
+    def _widen_into(typingctx, dst, at, src, n):
+        if (not isinstance(dst, types.Array) or not isinstance(src, types.Array)
+                or not isinstance(dst.dtype, types.Integer)
+                or not isinstance(src.dtype, types.Integer)
+                or dst.layout != "C" or src.layout != "C"
+                or not isinstance(at, types.Integer)
+                or not isinstance(n, types.IntegerLiteral)):
+            return None
+        count = n.literal_value
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+            d = context.make_array(dst)(context, builder, args[0])
+            s = context.make_array(src)(context, builder, args[2])
+            dt = context.get_data_type(dst.dtype)
+            st = context.get_data_type(src.dtype)
+            offset = context.cast(builder, args[1], signature.args[1], types.intp)
+            vs = builder.load(builder.bitcast(s.data, ir.VectorType(st, count).as_pointer()),
+                              align=1)
+            if dst.dtype.bitwidth > src.dtype.bitwidth:
+                ext = builder.sext if src.dtype.signed else builder.zext
+                vs = ext(vs, ir.VectorType(dt, count))
+            elif dst.dtype.bitwidth < src.dtype.bitwidth:
+                vs = builder.trunc(vs, ir.VectorType(dt, count))
+            target = builder.gep(d.data, [offset])
+            builder.store(vs, builder.bitcast(target, ir.VectorType(dt, count).as_pointer()),
+                          align=1)
+            return context.get_dummy_value()
+        return types.none(dst, at, src, n), codegen
+
+    @intrinsic
+    def _sum_and_max(typingctx, a, at, n):
+        if (not isinstance(a, types.Array) or a.dtype != types.int64 or a.layout != "C"
+                or not isinstance(at, types.Integer)
+                or not isinstance(n, types.IntegerLiteral)):
+            return None
+        count = n.literal_value
+        out_t = types.Tuple((types.int64, types.uint64))
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+            arr = context.make_array(a)(context, builder, args[0])
+            i64 = ir.IntType(64)
+            vec_t = ir.VectorType(i64, count)
+            offset = context.cast(builder, args[1], signature.args[1], types.intp)
+            vec = builder.load(builder.bitcast(builder.gep(arr.data, [offset]),
+                                               vec_t.as_pointer()), align=8)
+            mod = builder.module
+
+            def reduce(name, v):
+                fn = cgutils.get_or_insert_function(
+                    mod, ir.FunctionType(i64, [vec_t]), f"llvm.vector.reduce.{name}.v{count}i64")
+                return builder.call(fn, [v])
+            return context.make_tuple(builder, out_t, [reduce("add", vec), reduce("umax", vec)])
+        return out_t(a, at, n), codegen
+
     # compiled code calls the intrinsics themselves: an overload would be a function
     # returning a new array, which code compiled without reference counting cannot call
-    _py_grid, _py_recast, _py_array_at = grid, recast, array_at
-    grid, recast, array_at = _grid, _recast, _array_at
+    _py_grid, _py_recast, _py_array_at, _py_widen_into, _py_sum_and_max = (
+        grid, recast, array_at, widen_into, sum_and_max)
+    grid, recast, array_at, widen_into, sum_and_max = (
+        _grid, _recast, _array_at, _widen_into, _sum_and_max)
 
     from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
     _py_lowest_bit, lowest_bit = lowest_bit, _trailing_zeros

@@ -13,7 +13,7 @@ from ..rules import CODE_MCR, CODE_TAIWAN
 from ._context import (FLAG_SAME_HAND, R_COUNTS, R_DEALER, R_DISCARDER, R_EXTRA, R_FLAGS,
                        R_FLOWERS, R_LEGAL, R_MELDS, R_N_MELDS, R_PREVALENT, R_SEAT, R_STREAK,
                        R_TABLE_DISCARDS, R_TOTAL, R_WIN, ROW_SIZE, X_CODE, X_NCOLS, X_WS_LEN)
-from ._jit import kernel, ptr
+from ._jit import kernel, ptr, widen_into
 from ._symbols import score_mcr, score_taiwan, score_tuidaohu
 
 
@@ -70,11 +70,8 @@ def _fill_row(row, h, counts, melds, n_melds, flowers, seat, prevalent, dealer, 
     """Row ``row`` = hand ``h`` of the batch arrays, with winning tile ``win``, discarder
     ``discarder`` and ``flags`` (the pair kernel adds the winning tile to the counts
     itself: its hands are ready hands)."""
-    for t in range(34):
-        row[R_COUNTS + t] = counts[h, t]
-    for j in range(5):
-        for k in range(4):
-            row[R_MELDS + 4 * j + k] = melds[h, j, k]
+    widen_into(row, R_COUNTS, counts[h], 34)
+    widen_into(row, R_MELDS, melds[h], 20)
     row[R_N_MELDS] = n_melds[h]
     row[R_WIN] = win
     row[R_FLAGS] = flags
