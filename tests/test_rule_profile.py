@@ -246,7 +246,7 @@ def test_exclusion_bits_are_the_graph_and_both_walks_agree(rules, variant):
     excluders in topo order; on random fan counts (a negative one now and then: a fifth
     copy's tile hog) both walks leave what the plain list semantics leave, and the id
     set returned holds every fan left with a count."""
-    from mjfast.kernels._exclude import apply_exclusions
+    from mjfast.kernels._exclude import apply_exclusions, apply_exclusions_held
     args = get_profile(rules, variant).kernel_args()
     excl, excluders, bits = args[P_EXCL], args[P_EXCLUDERS], args[P_EXCL_BITS]
     n = bits.shape[0] - 2
@@ -278,8 +278,36 @@ def test_exclusion_bits_are_the_graph_and_both_walks_agree(rules, variant):
             in_set = {f for f in range(128) if (int(held[f >> 6]) >> (f & 63)) & 1}
             assert {f for f in range(n) if got[f] != 0} <= in_set
             assert all(got[f] == 0 for f in in_set if f >= n or got[f] == 0)
+            # the same walk from a held set the caller kept (a superset of the fans
+            # with a count: extra ids change nothing)
+            got = ft.copy()
+            extra = rng.choice(np.arange(1, n), size=rng.integers(0, 8), replace=False)
+            words = np.zeros(2, dtype=np.uint64)
+            for f in set(np.flatnonzero(ft).tolist()) | set(extra.tolist()):
+                words[f >> 6] |= np.uint64(1 << (f & 63))
+            held = apply_exclusions_held(got, excluders, *rest, 0, walk, words[0], words[1])
+            assert (got == want).all(), (sorted(ids.tolist()), sorted(extra.tolist()))
+            in_set = {f for f in range(128) if (int(held[f >> 6]) >> (f & 63)) & 1}
+            assert {f for f in range(n) if got[f] != 0} <= in_set
         changed += int((want != ft).any())
     assert changed > 100            # the draws do exercise the graph
+
+
+def test_add_fan_builds_the_id_set():
+    """``add_fan`` (what the MCR scorer keeps as it writes a division's fans) adds fan
+    ``f`` to the two-word id set exactly when its count is not 0, either word."""
+    from mjfast.kernels._exclude import add_fan
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        lo, hi = np.uint64(0), np.uint64(0)
+        want = set()
+        for f in rng.integers(0, 128, size=6).tolist():
+            v = int(rng.integers(-1, 3))
+            lo, hi = (np.uint64(w) for w in add_fan(lo, hi, f, v))
+            if v:
+                want.add(f)
+        got = {f for f in range(128) if (int(hi if f >= 64 else lo) >> (f & 63)) & 1}
+        assert got == want
 
 
 def test_row_lookups_are_read_only_and_survive_pickling():

@@ -53,6 +53,16 @@ def _nonzero(ft, n):
     return lo, hi
 
 
+@kernel(error_model="numpy", nrt=False, forceinline=True)
+def add_fan(lo, hi, f, v):
+    """The id set ``(lo, hi)`` with fan ``f`` (0 <= f < 128) added when its count ``v`` is
+    not 0: what a scorer keeps in registers as it writes a hand's counts, so that the
+    exclusions need no pass over the counts (:func:`apply_exclusions_held`). For a
+    constant ``f``, one OR."""
+    b = np.uint64(v != 0) << np.uint64(f & 63)
+    return lo | (b * np.uint64(f < 64)), hi | (b * np.uint64(f >= 64))
+
+
 @kernel(nrt=False)
 def apply_exclusions(ft, excluders, reducers, red_t, red_n, red_unless, off, skip, bits):
     """Apply the exclusion graph and the deductions to ``ft`` in place (module docstring;
@@ -64,8 +74,30 @@ def apply_exclusions(ft, excluders, reducers, red_t, red_n, red_unless, off, ski
     pass carried it.)"""
     for i in range(off.shape[0]):
         ft[off[i]] = 0
+    lo, hi = _nonzero(ft, bits.shape[0] - 2)
+    return _walk(ft, excluders, reducers, red_t, red_n, red_unless, skip, bits, lo, hi)
+
+
+@kernel(nrt=False)
+def apply_exclusions_held(ft, excluders, reducers, red_t, red_n, red_unless, off, skip, bits,
+                          lo, hi):
+    """:func:`apply_exclusions` for a caller that knows which fans it wrote: ``(lo, hi)``
+    holds every fan whose count is not 0 (more are allowed: a fan in the set with a count
+    of 0 excludes nothing and adds nothing), so no pass over the counts finds them. The
+    MCR scorer builds the set as it writes a division's fans (:func:`add_fan`): the pass
+    read the counts just stored one by one with vector loads, which wait for those
+    stores. Returns the held set after the exclusions (a superset of the fans left with
+    a count)."""
+    for i in range(off.shape[0]):
+        ft[off[i]] = 0
+    return _walk(ft, excluders, reducers, red_t, red_n, red_unless, skip, bits, lo, hi)
+
+
+@kernel(inline="always")
+def _walk(ft, excluders, reducers, red_t, red_n, red_unless, skip, bits, lo, hi):
+    """The exclusion walk and the deductions over the held set ``(lo, hi)`` (module
+    docstring); returns the set left."""
     n = bits.shape[0] - 2
-    lo, hi = _nonzero(ft, n)
     lo0 = lo
     hi0 = hi
     if bits[n + 1, 0] != 0:
@@ -155,6 +187,7 @@ def total_of(ft, points):
 # scorers (Taiwan, Tuidaohu) call them once per reading, where the call itself -- some
 # forty arguments, the arrays passed field by field -- costs as much as the work.
 apply_exclusions_inline = kernel(inline="always")(python_function(apply_exclusions))
+apply_exclusions_held_inline = kernel(inline="always")(python_function(apply_exclusions_held))
 total_of_inline = kernel(inline="always")(python_function(total_of))
 
 
@@ -168,3 +201,14 @@ def apply_profile_exclusions(ft, ctx, skip):
      excluders, bits) = profile_views(ctx)
     return apply_exclusions_inline(ft, excluders, reducers, red_t, red_n, red_unless, off, skip,
                                    bits)
+
+
+@kernel(nrt=False, error_model="numpy", forceinline=True)
+def apply_profile_exclusions_held(ft, ctx, skip, lo, hi):
+    """:func:`apply_exclusions_held` with the rule profile's arrays read from the context
+    ``ctx`` (:func:`apply_profile_exclusions`): ``(lo, hi)`` holds every fan the caller
+    wrote with a count not 0."""
+    (_ints, _points, _topo, _excl, reducers, red_t, red_n, red_unless, _col, _live, off,
+     excluders, bits) = profile_views(ctx)
+    return apply_exclusions_held_inline(ft, excluders, reducers, red_t, red_n, red_unless, off,
+                                        skip, bits, lo, hi)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._exclude import add_fan
 from ._jit import kernel
 
 from ..rules import MCR_KEYS
@@ -174,11 +175,13 @@ def _is_wind(code):
 @kernel(error_model="numpy", nrt=False, forceinline=True)
 def _wait_shape(ft, wait_cnt, pk_kind, pk_code, first, npk, win_code):
     """Edge / closed / single wait when the hand waited on exactly one tile. Looks at the
-    concealed packs (indices first..npk-1; chows and the pair)."""
+    concealed packs (indices first..npk-1; chows and the pair). Returns the fan written
+    as an id set (``(lo, hi)``, :func:`._exclude.add_fan`)."""
+    none = np.uint64(0)
     if ft[MELDED_HAND] > 0 or ft[FOUR_KONGS] > 0:
-        return
+        return none, none
     if wait_cnt != 1:
-        return
+        return none, none
     pos = 0
     for i in range(first, npk):
         if pk_kind[i] == P_CHOW:
@@ -192,10 +195,14 @@ def _wait_shape(ft, wait_cnt, pk_kind, pk_code, first, npk, win_code):
                 pos |= 4
     if pos & 1:
         ft[EDGE_WAIT] = 1
+        return add_fan(none, none, EDGE_WAIT, 1)
     elif pos & 2:
         ft[CLOSED_WAIT] = 1
+        return add_fan(none, none, CLOSED_WAIT, 1)
     elif pos & 4:
         ft[SINGLE_WAIT] = 1
+        return add_fan(none, none, SINGLE_WAIT, 1)
+    return none, none
 
 
 # ---------------------------------------------------------------------------------------
@@ -555,6 +562,11 @@ def _kong_fans_table():
 
 
 KONG_FANS = _kong_fans_table()
+# KONG_BITS[i] = the fans of KONG_FANS[i] as an id set (two words, :func:`._exclude.add_fan`)
+KONG_BITS = np.zeros((KONG_FANS.shape[0], 2), dtype=np.uint64)
+for _i, _row in enumerate(KONG_FANS):
+    for _f in _row[1:1 + _row[0]]:
+        KONG_BITS[_i, _f >> 6] |= np.uint64(1 << (int(_f) & 63))
 
 
 @kernel(error_model="numpy", nrt=False, forceinline=True)
@@ -581,15 +593,25 @@ def _kongs(codes, kinds, melded, n, ft, kong_combo, prevalent, seat):
         # a wind pung: its wind is code - 0x41 (any other code is outside 0..3)
         prevalent_pung |= np.int64(code - 0x41 == prevalent)
         seat_pung |= np.int64(code - 0x41 == seat)
-    row = KONG_FANS[((mk * 5 + ck) * 5 + cp) * 2 + (1 if kong_combo else 0)]
+    k = ((mk * 5 + ck) * 5 + cp) * 2 + (1 if kong_combo else 0)
+    row = KONG_FANS[k]
     for j in range(3):
         # the row's unused slots name fan 0 (no fan): or-ing 0 into it changes nothing
         ft[row[1 + j]] |= np.int64(j < row[0])
-    ft[ALL_PUNGS] |= np.int64(n == 4) & np.int64(ft[FOUR_KONGS] == 0) & np.int64(ft[FOUR_CONCEALED_PUNGS] == 0)
+    lo = KONG_BITS[k, 0]
+    hi = KONG_BITS[k, 1]
+    all_pungs = (np.int64(n == 4) & np.int64(ft[FOUR_KONGS] == 0)
+                 & np.int64(ft[FOUR_CONCEALED_PUNGS] == 0))
+    ft[ALL_PUNGS] |= all_pungs
     ft[DRAGON_PUNG] += dragons
     ft[PUNG_OF_TERMINALS_OR_HONORS] += terminals
     ft[PREVALENT_WIND] |= prevalent_pung
     ft[SEAT_WIND] |= seat_pung
+    lo, hi = add_fan(lo, hi, ALL_PUNGS, all_pungs)
+    lo, hi = add_fan(lo, hi, DRAGON_PUNG, dragons)
+    lo, hi = add_fan(lo, hi, PUNG_OF_TERMINALS_OR_HONORS, terminals)
+    lo, hi = add_fan(lo, hi, PREVALENT_WIND, prevalent_pung)
+    return add_fan(lo, hi, SEAT_WIND, seat_pung)
 
 
 # ---------------------------------------------------------------------------------------
@@ -729,33 +751,48 @@ PACK_TRAITS = _pack_traits_table()
 def _by_packs_traits(acc, ft):
     """全带幺 / 全带五 / 全双刻 from ``acc``, the sum of ``PACK_TRAITS[chow, code]`` over
     the packs (summed where the packs are built: no branch per pack, and no second loop
-    reading back the packs just written)."""
+    reading back the packs just written). Returns the fan written as an id set (``(lo,
+    hi)``, :func:`._exclude.add_fan`)."""
+    none = np.uint64(0)
     if (acc & 255) + (acc >> 24) == 5:
         ft[OUTSIDE_HAND] = 1
-        return
+        return add_fan(none, none, OUTSIDE_HAND, 1)
     if (acc >> 8) & 255 == 5:
         ft[ALL_FIVE] = 1
-        return
+        return add_fan(none, none, ALL_FIVE, 1)
     if (acc >> 16) & 255 == 5:
         ft[ALL_EVEN_PUNGS] = 1
+        return add_fan(none, none, ALL_EVEN_PUNGS, 1)
+    return none, none
 
 
 @kernel(error_model="numpy", nrt=False, forceinline=True)
 def _by_win_flag(wf, ft):
+    """The fans of the winning flags ``wf`` (W_*). Returns them as an id set (``(lo,
+    hi)``, :func:`._exclude.add_fan`)."""
+    lo = np.uint64(0)
+    hi = np.uint64(0)
     if wf & W_4TH:
         ft[LAST_TILE] = 1
+        lo, hi = add_fan(lo, hi, LAST_TILE, 1)
     if wf & W_LAST:
         if wf & W_SELF:
             ft[LAST_TILE_DRAW] = 1
+            lo, hi = add_fan(lo, hi, LAST_TILE_DRAW, 1)
         else:
             ft[LAST_TILE_CLAIM] = 1
+            lo, hi = add_fan(lo, hi, LAST_TILE_CLAIM, 1)
     if wf & W_KONG:
         if wf & W_SELF:
             ft[OUT_WITH_REPLACEMENT_TILE] = 1
+            lo, hi = add_fan(lo, hi, OUT_WITH_REPLACEMENT_TILE, 1)
         else:
             ft[ROBBING_THE_KONG] = 1
+            lo, hi = add_fan(lo, hi, ROBBING_THE_KONG, 1)
     if wf & W_SELF:
         ft[SELF_DRAWN_FAN] = 1
+        lo, hi = add_fan(lo, hi, SELF_DRAWN_FAN, 1)
+    return lo, hi
 
 
 @kernel(error_model="numpy", nrt=False)

@@ -43,7 +43,8 @@ from ._context import (FLAG_SAME_HAND, R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_
 from ._decompose import (DIV_COLS, KNITTED_TILES, MAX_DIVISIONS,
                          THIRTEEN_ORPHAN_TILES, divisions_into)
 from ._suit_divisions import table_divisions
-from ._exclude import apply_profile_exclusions, total_over
+from ._exclude import (add_fan, apply_profile_exclusions, apply_profile_exclusions_held,
+                       total_over)
 from ._jit import array_at, export, grid, ptr, recast, sum_and_max
 from ._symbols import score_mcr
 
@@ -407,34 +408,47 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
     direct = nd == 1 and best < 0
     if direct:
         ft = ft_best
+    # whole-hand traits (suits, tile kinds, rank bands, tile hog): the same for every
+    # division, computed once, and the trait fans a hand holds as an id set
+    if not hand_done:
+        _hand_traits(tc, n_fixed_kongs, hf)      # writes every trait fan
+        hand_done = True
+        memo[5] = 1
+    trait_lo = np.uint64(0)
+    trait_hi = np.uint64(0)
+    for k in range(TRAIT_FANS.shape[0]):
+        f = TRAIT_FANS[k]
+        trait_lo, trait_hi = add_fan(trait_lo, trait_hi, f, hf[f])
     for d in range(nd):
         for f in range(N_FANS):
             ft[f] = 0
-        # whole-hand traits (suits, tile kinds, rank bands, tile hog): the same for every
-        # division, computed once; every trait fan written, held or not (no branch on
-        # which a hand holds), first: stores that the exclusions' vector reads of the
-        # counts, at the division's end, would otherwise wait for
-        if not hand_done:
-            _hand_traits(tc, n_fixed_kongs, hf)      # writes every trait fan
-            hand_done = True
-            memo[5] = 1
+        # the fans written with a count not 0, as an id set kept as they are written
+        # (held_lo, held_hi; add_fan): the exclusions need no pass over the counts
+        # every trait fan written, held or not (no branch on which a hand holds), first
         for k in range(TRAIT_FANS.shape[0]):
             f = TRAIT_FANS[k]
             ft[f] = hf[f]
         # the other fans of the whole hand (the winning flags, nine gates, concealment)
-        _by_win_flag(wf, ft)
+        held_lo, held_hi = _by_win_flag(wf, ft)
+        held_lo |= trait_lo
+        held_hi |= trait_hi
         if not heaven and n_st == 13 and _nine_gates(st):
             ft[NINE_GATES] = 1
+            held_lo, held_hi = add_fan(held_lo, held_hi, NINE_GATES, 1)
         if fixed_melded == 0:
             if wf & W_SELF:
                 ft[FULLY_CONCEALED_HAND] = 1
+                held_lo, held_hi = add_fan(held_lo, held_hi, FULLY_CONCEALED_HAND, 1)
             else:
                 ft[CONCEALED_HAND] = 1
+                held_lo, held_hi = add_fan(held_lo, held_hi, CONCEALED_HAND, 1)
         elif fixed_melded == 4:
             if wf & W_SELF:
                 ft[SELF_DRAWN_FAN] = 1
+                held_lo, held_hi = add_fan(held_lo, held_hi, SELF_DRAWN_FAN, 1)
             else:
                 ft[MELDED_HAND] = 1
+                held_lo, held_hi = add_fan(held_lo, held_hi, MELDED_HAND, 1)
         # packs: fixed melds, the division's sets, the pair; in the same pass the chows
         # and the pungs apart, the packs' trait sum (PACK_TRAITS) and whether a concealed
         # chow holds the winning tile (scalar work where the packs are written: a second
@@ -515,7 +529,9 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
             pg_mel[i] |= hit
             claim &= 1 - hit
         if npg > 0:
-            _kongs(pg_code, pg_kind, pg_mel, npg, ft, kong_combo, prevalent, seat)
+            a, b = _kongs(pg_code, pg_kind, pg_mel, npg, ft, kong_combo, prevalent, seat)
+            held_lo |= a
+            held_hi |= b
         # the chow and pung families: the terminal chows here (they need the pair), the
         # rest from the pack tables (_mcr_packs), the chows and pungs padded to four with
         # the empty slot (code 0), sorted without branches
@@ -553,9 +569,11 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
                         good = False
                 if good:
                     ft[THREE_SUITED_TERMINAL_CHOWS] = 1
+                    held_lo, held_hi = add_fan(held_lo, held_hi, THREE_SUITED_TERMINAL_CHOWS, 1)
                     terminal_done = True
             if not terminal_done and okp and n123 == 2 and n789 == 2:
                 ft[PURE_TERMINAL_CHOWS] = 1
+                held_lo, held_hi = add_fan(held_lo, held_hi, PURE_TERMINAL_CHOWS, 1)
                 terminal_done = True
         c0 = CHOW_INDEX[ch[0]]
         c1 = CHOW_INDEX[ch[1]]
@@ -568,23 +586,35 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
         if min(min(c0, c1), min(c2, c3)) >= 0 and min(min(p0, p1), min(p2, p3)) >= 0:
             a0, a1, a2, a3 = sort4(c0, c1, c2, c3)
             rank = multiset_rank(a0, a1, a2, a3)
-            add_entry(chow_table, palette, N_CHOW_SETS - 1 if terminal_done else rank, ft)
+            a, b = add_entry(chow_table, palette, N_CHOW_SETS - 1 if terminal_done else rank, ft)
+            held_lo |= a
+            held_hi |= b
             a0, a1, a2, a3 = sort4(p0, p1, p2, p3)
-            add_entry(pung_table, palette, multiset_rank(a0, a1, a2, a3), ft)
+            a, b = add_entry(pung_table, palette, multiset_rank(a0, a1, a2, a3), ft)
+            held_lo |= a
+            held_hi |= b
         else:
-            # a code no table holds (a row no deal makes): the predicates themselves
+            # a code no table holds (a row no deal makes): the predicates themselves, and
+            # any fan may be held
             _pack_fans(ch, nch, pg_code, terminal_done, ft, srt, tmp)
+            held_lo = ~np.uint64(0)
+            held_hi = (np.uint64(1) << np.uint64(N_FANS - 64)) - np.uint64(1)
         # the pair
         if nch == 4:
             if pair_code < 0x40:
                 ft[ALL_CHOWS] = 1
+                held_lo, held_hi = add_fan(held_lo, held_hi, ALL_CHOWS, 1)
         elif ft[TWO_DRAGONS_PUNGS] > 0:
             if _is_dragon(pair_code):
                 ft[LITTLE_THREE_DRAGONS] = 1
+                held_lo, held_hi = add_fan(held_lo, held_hi, LITTLE_THREE_DRAGONS, 1)
         elif ft[BIG_THREE_WINDS] > 0:
             if _is_wind(pair_code):
                 ft[LITTLE_FOUR_WINDS] = 1
-        _by_packs_traits(acc, ft)
+                held_lo, held_hi = add_fan(held_lo, held_hi, LITTLE_FOUR_WINDS, 1)
+        a, b = _by_packs_traits(acc, ft)
+        held_lo |= a
+        held_hi |= b
         # a division that places the winning tile in its pair or in a concealed chow
         if (not heaven and ft[MELDED_HAND] == 0 and ft[FOUR_KONGS] == 0
                 and (pair == win or can_chow)):
@@ -616,10 +646,13 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
                         wait_cnt += 1
                 memo[6] = wait_cnt
             if wait_cnt > 0:
-                _wait_shape(ft, wait_cnt, pk_kind, pk_code, nm, npk, win_code)
+                a, b = _wait_shape(ft, wait_cnt, pk_kind, pk_code, nm, npk, win_code)
+                held_lo |= a
+                held_hi |= b
         # the total over the fans still held (counts are never negative; the OR is 0 only
         # when every count is)
-        tot, nz = total_over(ft, points, apply_profile_exclusions(ft, ctx, wind_skip))
+        tot, nz = total_over(ft, points, apply_profile_exclusions_held(ft, ctx, wind_skip,
+                                                                       held_lo, held_hi))
         if nz == 0:
             ft[CHICKEN_HAND] = 1
             tot = points[CHICKEN_HAND]

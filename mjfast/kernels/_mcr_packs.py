@@ -30,6 +30,7 @@ import functools
 
 import numpy as np
 
+from ._exclude import add_fan
 from ._jit import kernel
 from ._mcr_fans import N_FANS, chow_family, pung_family
 
@@ -102,11 +103,18 @@ def multiset_rank(a, b, c, d):
 
 @kernel(inline="always")
 def add_entry(table, palette, rank, ft):
-    """Add the fans of multiset ``rank`` of ``table`` (bytes: palette indices) to ``ft``."""
+    """Add the fans of multiset ``rank`` of ``table`` (bytes: palette indices) to ``ft``.
+    Returns the fans added as an id set (``(lo, hi)``, :func:`._exclude.add_fan`)."""
     e = palette[table[rank]]
+    lo = np.uint64(0)
+    hi = np.uint64(0)
     for s in range(SLOTS):
         v = (e >> (SLOT_BITS * s)) & ((1 << SLOT_BITS) - 1)
-        ft[v & ((1 << FAN_BITS) - 1)] += v >> FAN_BITS
+        f = v & ((1 << FAN_BITS) - 1)
+        n = v >> FAN_BITS
+        ft[f] += n
+        lo, hi = add_fan(lo, hi, f, n)
+    return lo, hi
 
 
 # ---------------------------------------------------------------------------------------
