@@ -134,7 +134,9 @@ def _walk(ft, excluders, reducers, red_t, red_n, red_unless, skip, bits, lo, hi)
         gone &= gone - np.uint64(1)
     for i in range(reducers.shape[0]):
         f = reducers[i]
-        if ft[f] <= 0 or f == skip:
+        # (a fan outside the set has no count: no read of it)
+        word = lo if f < 64 else hi
+        if (word >> np.uint64(f & 63)) & np.uint64(1) == 0 or ft[f] <= 0 or f == skip:
             continue
         counted = False
         for j in range(1, red_unless[f, 0] + 1):
