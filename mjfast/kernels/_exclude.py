@@ -19,7 +19,9 @@ counts):
 
 - **by id** (every MCR table): when every fan excludes only higher ids, id order is
   topological. The fans with a count become a 128-bit id set in one contiguous pass
-  (vector compares, no gather); the held excluders are visited lowest id first, each one
+  (vector compares, no gather), or the caller hands the set in, kept while it wrote the
+  counts (:func:`apply_exclusions_held`, :func:`add_fan`: the MCR scorer, where the pass
+  waited for the counts' stores); the held excluders are visited lowest id first, each one
   still in the set taking its excluded set (``excl_bits``, two words) off; the fans
   taken off are zeroed. The set left is returned, and the MCR scorer totals over it
   (:func:`total_over`): a few scalar reads instead of a pass over every column, which

@@ -270,7 +270,7 @@ def array_at(p, n):
 def widen_into(dst, at, src, n):
     """``dst[at:at + n] = src``'s first ``n`` values (flattened), each converted to
     ``dst``'s dtype (zero-extended from an unsigned type, sign-extended from a signed
-    one): in compiled code one vector load, extension and store, where a loop was
+    one, truncated to a narrower one): in compiled code one vector load, extension and store, where a loop was
     ``n`` scalar moves (LLVM cannot prove the two arrays apart, so it does not vectorise
     the loop). ``n`` must be a constant; inputs are trusted (``src`` has ``n`` values,
     ``dst`` room for them, both C-contiguous, integer dtypes)."""
@@ -280,9 +280,8 @@ def widen_into(dst, at, src, n):
 def sum_and_max(a, at, n):
     """``(sum, max)`` of ``a[at:at + n]`` (an int64 array), the max taken with the values
     read as unsigned and returned as uint64 (a negative value counts as larger than any
-    positive one): in
-    compiled code a few vector instructions (see :func:`widen_into`). ``n`` must be a
-    constant; inputs are trusted."""
+    positive one): in compiled code a few vector instructions (see :func:`widen_into`).
+    ``n`` must be a constant; inputs are trusted."""
     v = a[at:at + n]
     return int(v.sum()), v.astype(np.uint64).max()
 

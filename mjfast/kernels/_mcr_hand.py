@@ -422,9 +422,10 @@ def score_one(c_p, win, melds_p, nm, fl, seat, prevalent, ctx_p, ws_p, ft_p):
     for d in range(nd):
         for f in range(N_FANS):
             ft[f] = 0
-        # the fans written with a count not 0, as an id set kept as they are written
-        # (held_lo, held_hi; add_fan): the exclusions need no pass over the counts
-        # every trait fan written, held or not (no branch on which a hand holds), first
+        # every fan written is added to the id set (held_lo, held_hi) when its count is
+        # not 0 (add_fan; the writers return theirs): the exclusions then need no pass
+        # over the counts. Every trait fan written first, held or not (no branch on
+        # which a hand holds)
         for k in range(TRAIT_FANS.shape[0]):
             f = TRAIT_FANS[k]
             ft[f] = hf[f]
