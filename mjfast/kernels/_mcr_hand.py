@@ -34,7 +34,7 @@ from ._mcr_packs import (CHOW_INDEX, CHOW_WORDS, N_CHOW_SETS, N_PUNG_SETS, PACK_
 from ._mcr_waits import _fast_waits, completed_wait_mask
 from ..rules import I_FLOWER_COL, I_FLOWERS_TO_MIN, I_HEAVEN, I_KONG_COMBO, I_MINIMUM, I_WIND_ONCE
 from ._context import (FLAG_SAME_HAND, R_COUNTS, R_EXTRA, R_FLAGS, R_FLOWERS, R_LEGAL,
-                       R_MELDS, R_N_MELDS, R_PREVALENT,
+                       R_N_MELDS, R_PREVALENT,
                        R_SEAT, R_DEALER, R_TOTAL, R_WIN, W_DIVBUF, W_DSCR, W_FT, W_SC,
                        W_WFANS, W_WORK, WS_COLS, X_DEC_AT, X_DEC_LEN, X_FIELDS, X_LEN,
                        X_NCOLS, X_WS_LEN,

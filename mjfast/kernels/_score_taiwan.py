@@ -46,7 +46,6 @@ K = len(KEYS)
 
 # HandBatch.flags bits: defined once, in mjfast/hand.py
 from ..hand import FIRST_TURN as F_FIRST_TURN  # noqa: E402
-from ..hand import KONG_REPLACEMENT as F_KONG_REPLACEMENT  # noqa: E402
 from ..hand import LAST_TILE as F_LAST_TILE  # noqa: E402
 from ..hand import ORIGINAL_READY as F_ORIGINAL_READY  # noqa: E402
 from ..hand import ROBBING_KONG as F_ROBBING_KONG  # noqa: E402
