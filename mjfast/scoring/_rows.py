@@ -15,6 +15,7 @@ _DTYPES = (("counts", np.uint8), ("winning_tile", np.int8), ("melds", np.int8),
            ("n_melds", np.uint8), ("flowers", np.uint8), ("flags", np.uint16),
            ("seat", np.int8), ("prevalent", np.int8), ("dealer", np.int8),
            ("discarder", np.int8), ("streak", np.int16), ("table_discards", np.int16))
+_DTYPE_OF = dict(_DTYPES)
 
 
 SERIAL_BELOW = 4096     # rows: fewer are scored on the calling thread (starting the
@@ -28,9 +29,16 @@ def _chunk(n: int) -> int:
     return max(256, -(-n // (4 * numba.get_num_threads())))
 
 
+def batch_field(batch, name: str) -> np.ndarray:
+    """The batch's array ``name`` in its dtype of ``_DTYPES`` (contiguous; no copy when it
+    already is): what every compiled kernel over a batch takes, so that each compiles
+    one version."""
+    return np.ascontiguousarray(getattr(batch, name), dtype=_DTYPE_OF[name])
+
+
 def _arrays(batch) -> list[np.ndarray]:
     """The batch's arrays in the dtypes of ``_DTYPES`` (melds as (N, 5, 4))."""
-    arrays = [np.ascontiguousarray(getattr(batch, name), dtype=dt) for name, dt in _DTYPES]
+    arrays = [batch_field(batch, name) for name, _ in _DTYPES]
     arrays[2] = arrays[2].reshape(len(batch), 5, 4)
     return arrays
 

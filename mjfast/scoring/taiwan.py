@@ -27,11 +27,11 @@ from ..kernels import _score_taiwan as _k
 from ..kernels import context_of, taiwan_win_extras
 from ..kernels._decompose import new_scratch
 from . import _settle
-from ._rows import run_batch
+from ._rows import batch_field, run_batch
 from ._waits import wait_grid, wait_pairs
 from ..rules import Decision, RuleContext, RuleProfile, rule_context
 from ..rules import check_decisions as _check_decisions  # noqa: F401
-from ..tiles import N_KINDS, WIND_LETTERS, tile_name
+from ..tiles import N_KINDS, WIND_LETTERS
 from ._params import settlement_params
 from .result import FanHit, ScoreResult, fan_hits
 
@@ -273,13 +273,11 @@ def score_batch(batch: HandBatch, variant: str | None = None):
     n = len(batch)
     bonus = np.empty(n, dtype=np.int32)
     gain = np.empty(n, dtype=np.int64)
-    # (the batch's arrays in one set of dtypes, the row layer's: one compiled version)
+    # (the batch's arrays in the row layer's dtypes: one compiled version)
     taiwan_win_extras(_settle.params(t), totals, fan_counts[:, t.row("eight_flowers").id],
-                      np.ascontiguousarray(batch.seat, dtype=np.int8),
-                      np.ascontiguousarray(batch.dealer, dtype=np.int8),
-                      np.ascontiguousarray(batch.discarder, dtype=np.int8),
-                      np.ascontiguousarray(batch.flags, dtype=np.uint16),
-                      np.ascontiguousarray(batch.streak, dtype=np.int16), bonus, gain)
+                      *(batch_field(batch, name)
+                        for name in ("seat", "dealer", "discarder", "flags", "streak")),
+                      bonus, gain)
     return BatchScores(fan_counts, totals, complete.copy(), complete,
                        {"dealer_bonus": bonus, "winner_gain": gain})
 
